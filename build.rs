@@ -1,0 +1,57 @@
+//! Generates `include/yac.h` from the Rust sources with cbindgen.
+//!
+//! The header is written twice: into `OUT_DIR` (what the tests compare the
+//! committed header against) and into `include/yac.h` (what C users and the
+//! C tests compile against). A stale committed header is caught by the test
+//! `header_is_committed`, which diffs the fresh one against `git HEAD`.
+
+use std::env;
+use std::fs;
+use std::path::PathBuf;
+
+fn main() {
+    let crate_dir =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=build.rs");
+
+    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
+        .expect("cbindgen.toml is valid");
+    let version = env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
+    let mut parts = version.split('.');
+    let mut next = || parts.next().unwrap_or("0").to_string();
+    let (major, minor, patch) = (next(), next(), next());
+    let mut config = config;
+    config.after_includes = Some(format!(
+        "\n#define YAC_VERSION_MAJOR {major}\n#define YAC_VERSION_MINOR {minor}\n#define YAC_VERSION_PATCH {patch}\n#define YAC_VERSION \"{version}\"\n"
+    ));
+
+    let bindings = match cbindgen::Builder::new()
+        .with_crate(&crate_dir)
+        .with_config(config)
+        .generate()
+    {
+        Ok(b) => b,
+        Err(e) => {
+            // A half-edited source tree must not break `cargo check`; the
+            // header test will report the missing header instead.
+            println!("cargo:warning=cbindgen could not generate yac.h: {e}");
+            return;
+        }
+    };
+    let generated = out_dir.join("yac.h");
+    bindings.write_to_file(&generated);
+    println!(
+        "cargo:rustc-env=YAC_GENERATED_HEADER={}",
+        generated.display()
+    );
+
+    let committed = crate_dir.join("include").join("yac.h");
+    let fresh = fs::read(&generated).expect("header was just written");
+    if fs::read(&committed).ok().as_deref() != Some(&fresh[..]) {
+        fs::create_dir_all(crate_dir.join("include")).expect("include/ can be created");
+        fs::write(&committed, &fresh).expect("include/yac.h is writable");
+    }
+}

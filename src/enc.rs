@@ -1,0 +1,1 @@
+//! Encoding atoms into caller buffers.

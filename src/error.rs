@@ -1,0 +1,117 @@
+//! The one error type of the core. Every failure class of the format has its
+//! own variant, so that a caller (and a test table) can tell exactly what was
+//! wrong with an input. The C layer maps these one to one onto `enum YACErr`.
+
+use core::fmt;
+
+/// Why decoding, validating or encoding failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// The input ends inside an item; at least this many more bytes are
+    /// needed before decoding can make progress (always >= 1).
+    NotEnough(usize),
+    /// The byte at the item's start is not a tag of the format.
+    UnknownType,
+    /// A length is beyond what the input, `usize` or the 64-bit length field
+    /// can hold (for example BF FFFFFFFFFFFFFFFF).
+    LenTooBig,
+    /// A STR payload is not UTF-8 (overlong, surrogate, > U+10FFFF,
+    /// truncated sequence) or holds a NUL byte.
+    BadUtf8,
+    /// An integer magnitude with a leading zero byte.
+    IntNonMinimal,
+    /// The item after +INT/-INT is not a BIN.
+    IntNonBin,
+    /// A float that a narrower width holds exactly, or negative zero.
+    FloatNonMinimal,
+    /// A BLOB chunk longer than the BLOB's chunk length.
+    BlobBadChunk,
+    /// A BLOB not terminated properly: an item other than BIN among its chunks.
+    BlobBadTerm,
+    /// A TAI64 label at or above 2^63 (reserved).
+    Tai64TooBig,
+    /// TAI64N/NA nanoseconds above 999999999.
+    Tai64BadNsec,
+    /// TAI64NA attoseconds above 999999999.
+    Tai64BadAsec,
+    /// TAI64N with zero nanoseconds, or TAI64NA with zero attoseconds: the
+    /// shorter form must be used.
+    Tai64NonMinimal,
+    /// A MAGIC atom that does not read "KEKS".
+    BadMagic,
+    /// A MAP key that is not a STR, or is empty.
+    MapBadKey,
+    /// A MAP closed (EOC) where a value was due.
+    MapNoVal,
+    /// A MAP key not strictly above the previous one (length first, then
+    /// bytewise): out of order or duplicate.
+    MapUnordered,
+    /// EOC where no LIST or MAP is open.
+    UnexpectedEoc,
+    /// Nesting deeper than the caller's limit.
+    DeepRecursion,
+    /// The caller's memory (node pool, output buffer) is too small.
+    NoMem,
+    /// A bad argument: NULL pointer, index out of range, wrong node type.
+    Invalid,
+}
+
+impl Error {
+    /// A short, static, human-readable description.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Error::NotEnough(_) => "not enough input",
+            Error::UnknownType => "unknown tag",
+            Error::LenTooBig => "length too big",
+            Error::BadUtf8 => "invalid UTF-8 or NUL in STR",
+            Error::IntNonMinimal => "integer not in minimal form (leading zero)",
+            Error::IntNonBin => "integer body is not a BIN",
+            Error::FloatNonMinimal => "float not in shortest form, or negative zero",
+            Error::BlobBadChunk => "BLOB chunk longer than the chunk length",
+            Error::BlobBadTerm => "BLOB holds an item that is not a BIN chunk",
+            Error::Tai64TooBig => "TAI64 label at or above 2^63",
+            Error::Tai64BadNsec => "TAI64 nanoseconds above 999999999",
+            Error::Tai64BadAsec => "TAI64 attoseconds above 999999999",
+            Error::Tai64NonMinimal => "TAI64N/NA with zero ns/as: shorter form required",
+            Error::BadMagic => "MAGIC does not start with KEKS",
+            Error::MapBadKey => "MAP key is not a non-empty STR",
+            Error::MapNoVal => "MAP key without a value",
+            Error::MapUnordered => "MAP keys out of order or duplicate",
+            Error::UnexpectedEoc => "EOC outside a container",
+            Error::DeepRecursion => "nesting deeper than the limit",
+            Error::NoMem => "not enough room",
+            Error::Invalid => "invalid argument",
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotEnough(n) => write!(f, "not enough input: {n} more byte(s) needed"),
+            other => f.write_str(other.as_str()),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_the_missing_count() {
+        extern crate std;
+        use std::string::ToString;
+        assert_eq!(
+            Error::NotEnough(3).to_string(),
+            "not enough input: 3 more byte(s) needed"
+        );
+        assert_eq!(
+            Error::BadMagic.to_string(),
+            "MAGIC does not start with KEKS"
+        );
+    }
+}

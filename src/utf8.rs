@@ -1,0 +1,72 @@
+//! STR payload validation: RFC 3629 UTF-8 (via simdutf8) and no NUL byte.
+//!
+//! Most STR payloads in real documents are short ASCII (map keys), where a
+//! call into the SIMD validator costs more than the check itself, so short
+//! ASCII is handled inline and everything else goes to simdutf8.
+
+use crate::error::Error;
+
+/// Payloads up to this many bytes are first tried with the inline ASCII loop.
+const INLINE_ASCII_MAX: usize = 16;
+
+/// Checks that `bytes` is valid UTF-8 without NUL and returns it as `str`.
+#[inline]
+pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
+    let s = simdutf8::basic::from_utf8(bytes).map_err(|_| Error::BadUtf8)?;
+    if bytes.contains(&0) {
+        return Err(Error::BadUtf8);
+    }
+    Ok(s)
+}
+
+/// True when every byte is in 0x01..=0x7F.
+#[inline]
+pub fn is_ascii_without_nul(bytes: &[u8]) -> bool {
+    bytes.iter().all(|&b| b.wrapping_sub(1) < 0x7F)
+}
+
+/// Like [`validate_str`] for callers that only need the verdict.
+#[inline]
+pub fn check_str(bytes: &[u8]) -> Result<(), Error> {
+    if bytes.len() <= INLINE_ASCII_MAX && is_ascii_without_nul(bytes) {
+        return Ok(());
+    }
+    validate_str(bytes).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_utf8_and_rejects_every_invalid_class() {
+        let good: &[&[u8]] = &[
+            b"",
+            b"hello",
+            "привет мир".as_bytes(),
+            "\u{10FFFF}".as_bytes(),
+            &[0x7F; 40],
+        ];
+        for g in good {
+            assert!(validate_str(g).is_ok(), "{g:?}");
+        }
+        let bad: &[&[u8]] = &[
+            b"\0",                     // NUL
+            b"abc\0def",               // NUL inside ASCII
+            &[0xC0, 0x80],             // overlong NUL
+            &[0xE0, 0x80, 0x80],       // overlong
+            &[0xED, 0xA0, 0x80],       // surrogate
+            &[0xF4, 0x90, 0x80, 0x80], // above U+10FFFF
+            &[0xE2, 0x82],             // truncated sequence
+            &[0x80],                   // lone continuation
+            &[0xFF],                   // never valid
+        ];
+        for b in bad {
+            assert_eq!(validate_str(b), Err(Error::BadUtf8), "{b:?}");
+            assert_eq!(check_str(b), Err(Error::BadUtf8), "{b:?}");
+        }
+        let mut long_with_nul = [b'a'; 100];
+        long_with_nul[77] = 0;
+        assert_eq!(check_str(&long_with_nul), Err(Error::BadUtf8));
+    }
+}
