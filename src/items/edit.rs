@@ -1,0 +1,430 @@
+//! Navigating and editing a tree. Navigation follows links; edits relink
+//! nodes in O(1) (MAP edits walk the keys to keep them ordered).
+//!
+//! Invariants every edit keeps: a node sits in at most one place (only an
+//! unlinked node — new, removed, or a parsed root — can be inserted), no
+//! container ends up inside itself, and MAPs stay ordered and paired.
+
+use super::node::{Item, SIZE_ESC};
+use super::{payload, Items, NONE, UNLINKED};
+use crate::atom::{Atom, ItemType};
+use crate::error::Error;
+use crate::float;
+use crate::utf8;
+
+impl<'p, 'a> Items<'p, 'a> {
+    // ----- navigation -----
+
+    /// First child of a container, `None` if empty or not a container.
+    pub fn first_child(&self, idx: u32) -> Option<u32> {
+        let item = self.get(idx)?;
+        if !item.is_container() {
+            return None;
+        }
+        let first = item.links().first;
+        (first != NONE).then_some(first)
+    }
+
+    /// Next sibling, `None` for the last child or a root.
+    pub fn next_sibling(&self, idx: u32) -> Option<u32> {
+        let next = self.get(idx)?.next;
+        (next < UNLINKED).then_some(next)
+    }
+
+    /// Iterator over the children of a container (empty for other nodes).
+    pub fn children(&self, idx: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut at = self.first_child(idx);
+        // Bounded by the pool size in case of broken links.
+        (0..self.len()).map_while(move |_| {
+            let here = at?;
+            at = self.next_sibling(here);
+            Some(here)
+        })
+    }
+
+    /// Number of children of a container (keys and values for a MAP,
+    /// chunks for a BLOB). O(1) unless the count exceeds 2^27 - 2.
+    pub fn child_count(&self, idx: u32) -> Result<usize, Error> {
+        let item = self.node(idx)?;
+        if !item.is_container() {
+            return Err(Error::Invalid);
+        }
+        match item.size() {
+            SIZE_ESC => Ok(self.children(idx).count()),
+            n => Ok(n as usize),
+        }
+    }
+
+    /// The `n`-th child (from 0) of a container. O(n).
+    pub fn nth_child(&self, idx: u32, n: usize) -> Option<u32> {
+        self.children(idx).nth(n)
+    }
+
+    /// The value stored under `key` in a MAP. O(number of keys).
+    pub fn map_get(&self, map: u32, key: &[u8]) -> Option<u32> {
+        if self.item_type(map) != ItemType::Map {
+            return None;
+        }
+        let mut kids = self.children(map);
+        while let (Some(k), Some(v)) = (kids.next(), kids.next()) {
+            if payload(self.get(k)?) == key {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// The value of a `Pint` node.
+    pub fn get_uint(&self, idx: u32) -> Result<u64, Error> {
+        let item = self.node(idx)?;
+        match item.item_type() {
+            ItemType::Pint => Ok(item.raw_u64()),
+            _ => Err(Error::Invalid),
+        }
+    }
+
+    /// The value of a `Pint` or `Nint` node as `i64` (`LenTooBig` when a
+    /// `Pint` exceeds `i64::MAX`).
+    pub fn get_int(&self, idx: u32) -> Result<i64, Error> {
+        let item = self.node(idx)?;
+        match item.item_type() {
+            ItemType::Pint => i64::try_from(item.raw_u64()).map_err(|_| Error::LenTooBig),
+            ItemType::Nint => Ok(item.raw_i64()),
+            _ => Err(Error::Invalid),
+        }
+    }
+
+    /// The value of a FALSE or TRUE node.
+    pub fn get_bool(&self, idx: u32) -> Result<bool, Error> {
+        match self.item_type(idx) {
+            ItemType::False => Ok(false),
+            ItemType::True => Ok(true),
+            _ => Err(Error::Invalid),
+        }
+    }
+
+    /// The text of a STR node (validated again here, since the tree may have
+    /// been parsed with `trust_utf8`).
+    pub fn get_str(&self, idx: u32) -> Result<&'a str, Error> {
+        if self.item_type(idx) != ItemType::Str {
+            return Err(Error::Invalid);
+        }
+        utf8::validate_str(self.bytes(idx)?)
+    }
+
+    /// The bytes of a BIN node.
+    pub fn get_bin(&self, idx: u32) -> Result<&'a [u8], Error> {
+        match self.item_type(idx) {
+            ItemType::Bin => self.bytes(idx),
+            _ => Err(Error::Invalid),
+        }
+    }
+
+    /// A FLOAT16/32/64 node widened to `f64` (`Invalid` for other types and
+    /// for 128/256-bit floats, which only [`Items::bytes`] gives).
+    pub fn get_f64(&self, idx: u32) -> Result<f64, Error> {
+        match self.item_type(idx) {
+            ItemType::Float => float::to_f64(self.bytes(idx)?).ok_or(Error::Invalid),
+            _ => Err(Error::Invalid),
+        }
+    }
+
+    /// A BLOB's chunk length minus one.
+    pub fn blob_chunk_len_minus_one(&self, idx: u32) -> Result<u64, Error> {
+        if self.item_type(idx) != ItemType::Blob {
+            return Err(Error::Invalid);
+        }
+        Ok(self.node(idx.wrapping_add(1))?.raw_u64())
+    }
+
+    /// Total payload length of a BLOB (the sum of its chunks).
+    pub fn blob_len(&self, idx: u32) -> Result<u64, Error> {
+        if self.item_type(idx) != ItemType::Blob {
+            return Err(Error::Invalid);
+        }
+        self.children(idx).try_fold(0u64, |acc, c| {
+            let n = self.get_bin(c)?.len() as u64;
+            acc.checked_add(n).ok_or(Error::LenTooBig)
+        })
+    }
+
+    // ----- making nodes -----
+
+    /// Makes a new, unlinked node holding `atom` and returns its index.
+    /// LIST and MAP atoms give empty containers, a BLOB atom an empty BLOB
+    /// (add BIN chunks with [`Items::insert_after`]/[`Items::prepend`]).
+    /// Byte values are borrowed, not copied. EOC is `Invalid`. A STR must
+    /// be valid (the `Atom::Str` type guarantees UTF-8; NUL is refused);
+    /// floats, TAI64 labels and bigints are checked as the parser would.
+    pub fn add(&mut self, atom: &Atom<'a>) -> Result<u32, Error> {
+        let slots = if matches!(atom, Atom::Blob { .. }) { 2 } else { 1 };
+        let item = node_for(atom)?;
+        let idx = self.alloc(slots)?;
+        *self.node_mut(idx)? = item;
+        if let Atom::Blob { chunk_len_minus_one } = *atom {
+            *self.node_mut(idx + 1)? = Item::blob_ext(chunk_len_minus_one);
+        }
+        self.node_mut(idx)?.next = UNLINKED;
+        Ok(idx)
+    }
+
+    /// Replaces the value of a non-container node in place with a
+    /// non-container `atom` (links are kept). A STR that is a MAP key may
+    /// be changed; the encoder refuses a MAP whose order it broke.
+    pub fn set_value(&mut self, idx: u32, atom: &Atom<'a>) -> Result<(), Error> {
+        let old = *self.node(idx)?;
+        if old.is_container() || matches!(atom, Atom::List | Atom::Map | Atom::Blob { .. }) {
+            return Err(Error::Invalid);
+        }
+        let mut item = node_for(atom)?;
+        item.next = old.next;
+        *self.node_mut(idx)? = item;
+        Ok(())
+    }
+
+    // ----- linking -----
+
+    /// Checks that `child` may be linked under `parent`: it is unlinked,
+    /// `parent` is a container that is not `child` or inside it, and a BLOB
+    /// only takes BIN chunks.
+    fn check_link(&self, parent: u32, child: u32) -> Result<(), Error> {
+        let c = self.node(child)?;
+        let p = self.node(parent)?;
+        if c.next != UNLINKED || !p.is_container() {
+            return Err(Error::Invalid);
+        }
+        if p.item_type() == ItemType::Blob && c.item_type() != ItemType::Bin {
+            return Err(Error::BlobBadTerm);
+        }
+        if c.is_container() {
+            // Walk up from `parent`: meeting `child` would make a cycle.
+            let mut at = parent;
+            for _ in 0..=self.len() {
+                if at == child {
+                    return Err(Error::Invalid);
+                }
+                if at == NONE {
+                    return Ok(());
+                }
+                at = self.node(at)?.links().parent;
+            }
+            return Err(Error::Invalid);
+        }
+        Ok(())
+    }
+
+    /// Bookkeeping after linking `child` under `parent`.
+    fn linked(&mut self, parent: u32, child: u32, delta: isize) -> Result<(), Error> {
+        if self.node(child)?.is_container() {
+            self.node_mut(child)?.links_mut().parent = parent;
+        }
+        self.adjust_count(parent, delta)
+    }
+
+    fn adjust_count(&mut self, parent: u32, delta: isize) -> Result<(), Error> {
+        let p = self.node(parent)?;
+        if p.size() != SIZE_ESC {
+            let n = (p.size() as usize).checked_add_signed(delta).ok_or(Error::Invalid)?;
+            self.node_mut(parent)?.set_size(n);
+        }
+        Ok(())
+    }
+
+    /// Inserts the unlinked node `child` right after `prev`, a child of the
+    /// LIST or BLOB `parent`. O(1). (MAPs: use [`Items::map_set`].)
+    pub fn insert_after(&mut self, parent: u32, prev: u32, child: u32) -> Result<(), Error> {
+        self.check_link(parent, child)?;
+        if self.item_type(parent) == ItemType::Map || self.node(prev)?.next == UNLINKED || prev == parent {
+            return Err(Error::Invalid);
+        }
+        let after = self.node(prev)?.next;
+        self.node_mut(child)?.next = after;
+        self.node_mut(prev)?.next = child;
+        self.linked(parent, child, 1)
+    }
+
+    /// Inserts the unlinked node `child` as the first child of the LIST or
+    /// BLOB `parent`. O(1).
+    pub fn prepend(&mut self, parent: u32, child: u32) -> Result<(), Error> {
+        self.check_link(parent, child)?;
+        if self.item_type(parent) == ItemType::Map {
+            return Err(Error::Invalid);
+        }
+        let first = self.node(parent)?.links().first;
+        self.node_mut(child)?.next = first;
+        self.node_mut(parent)?.links_mut().first = child;
+        self.linked(parent, child, 1)
+    }
+
+    /// Unlinks and returns the child after `prev` (the first child when
+    /// `prev` is `NONE`) of the LIST or BLOB `parent`. O(1). The removed
+    /// node keeps its subtree and may be inserted elsewhere.
+    pub fn remove(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
+        if !self.node(parent)?.is_container() || self.item_type(parent) == ItemType::Map {
+            return Err(Error::Invalid);
+        }
+        let victim = self.unlink_after(parent, prev)?;
+        self.adjust_count(parent, -1)?;
+        Ok(victim)
+    }
+
+    /// Detaches the child after `prev` (or the first) of `parent`.
+    fn unlink_after(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
+        let victim = if prev == NONE { self.node(parent)?.links().first } else { self.node(prev)?.next };
+        if victim >= UNLINKED {
+            return Err(Error::Invalid);
+        }
+        let after = self.node(victim)?.next;
+        if prev == NONE {
+            self.node_mut(parent)?.links_mut().first = after;
+        } else {
+            self.node_mut(prev)?.next = after;
+        }
+        let v = self.node_mut(victim)?;
+        v.next = UNLINKED;
+        if v.is_container() {
+            v.links_mut().parent = NONE;
+        }
+        Ok(victim)
+    }
+
+    /// Puts the unlinked node `new` where the child after `prev` (or the
+    /// first child) of the LIST or BLOB `parent` was, and returns the old
+    /// one, now unlinked. O(1).
+    pub fn replace(&mut self, parent: u32, prev: u32, new: u32) -> Result<u32, Error> {
+        self.check_link(parent, new)?;
+        if self.item_type(parent) == ItemType::Map {
+            return Err(Error::Invalid);
+        }
+        let old = self.unlink_after(parent, prev)?;
+        self.relink_at(parent, prev, new)?;
+        Ok(old)
+    }
+
+    /// Links unlinked `new` after `prev` (or first), without count change.
+    fn relink_at(&mut self, parent: u32, prev: u32, new: u32) -> Result<(), Error> {
+        let after = if prev == NONE { self.node(parent)?.links().first } else { self.node(prev)?.next };
+        self.node_mut(new)?.next = after;
+        if prev == NONE {
+            self.node_mut(parent)?.links_mut().first = new;
+        } else {
+            self.node_mut(prev)?.next = new;
+        }
+        self.linked(parent, new, 0)
+    }
+
+    /// Sets `key` (an unlinked non-empty STR node) to `value` (an unlinked
+    /// node) in `map`, keeping the keys ordered: replaces the value of an
+    /// equal key (returning the old value, now unlinked) or inserts the
+    /// pair in its place (returning `NONE`). O(number of keys).
+    pub fn map_set(&mut self, map: u32, key: u32, value: u32) -> Result<u32, Error> {
+        if self.item_type(map) != ItemType::Map || key == value {
+            return Err(Error::Invalid);
+        }
+        self.check_link(map, key)?;
+        self.check_link(map, value)?;
+        let k = self.node(key)?;
+        if k.item_type() != ItemType::Str || k.size() == 0 {
+            return Err(Error::MapBadKey);
+        }
+        let kb = payload(k);
+        // Find the last pair whose key is below `kb`.
+        let mut prev_value = NONE;
+        let mut kids = self.children(map);
+        let mut equal: Option<(u32, u32)> = None;
+        while let (Some(ck), Some(cv)) = (kids.next(), kids.next()) {
+            let cb = payload(self.node(ck)?);
+            if cb == kb {
+                equal = Some((ck, cv));
+                break;
+            }
+            if super::parse::key_above(cb, kb) {
+                break;
+            }
+            prev_value = cv;
+        }
+        if let Some((ck, _)) = equal {
+            let old = self.unlink_after(map, ck)?;
+            self.relink_at(map, ck, value)?;
+            return Ok(old);
+        }
+        self.relink_at(map, prev_value, value)?;
+        self.relink_at(map, prev_value, key)?;
+        self.adjust_count(map, 2)?;
+        Ok(NONE)
+    }
+
+    /// Removes `key` and its value from `map`; returns the value's index
+    /// (unlinked, as is the key node) or `None` when the key is absent.
+    pub fn map_remove(&mut self, map: u32, key: &[u8]) -> Result<Option<u32>, Error> {
+        if self.item_type(map) != ItemType::Map {
+            return Err(Error::Invalid);
+        }
+        let mut prev_value = NONE;
+        let mut kids = self.children(map);
+        let mut found = None;
+        while let (Some(ck), Some(cv)) = (kids.next(), kids.next()) {
+            if payload(self.node(ck)?) == key {
+                found = Some(cv);
+                break;
+            }
+            prev_value = cv;
+        }
+        let Some(value) = found else {
+            return Ok(None);
+        };
+        self.unlink_after(map, prev_value)?;
+        self.unlink_after(map, prev_value)?;
+        self.adjust_count(map, -2)?;
+        Ok(Some(value))
+    }
+}
+
+/// The node for an atom the caller supplies, checked as the parser would.
+fn node_for<'a>(atom: &Atom<'a>) -> Result<Item, Error> {
+    let none = core::ptr::null();
+    Ok(match *atom {
+        Atom::Eoc => return Err(Error::Invalid),
+        Atom::Nil => Item::plain(ItemType::Nil),
+        Atom::Bool(false) => Item::plain(ItemType::False),
+        Atom::Bool(true) => Item::plain(ItemType::True),
+        Atom::Uint(u) => Item::uint(u),
+        Atom::Nint(i) if i < 0 => Item::nint(i),
+        Atom::Nint(_) => return Err(Error::Invalid),
+        Atom::BigInt { negative, magnitude } => {
+            let start = magnitude.iter().position(|&b| b != 0).unwrap_or(magnitude.len());
+            let m = magnitude.get(start..).unwrap_or(&[]);
+            let t = if negative { ItemType::Nbig } else { ItemType::Pbig };
+            caller_bytes(t, m, none)?
+        }
+        Atom::List => Item::container(ItemType::List, NONE),
+        Atom::Map => Item::container(ItemType::Map, NONE),
+        Atom::Blob { .. } => Item::container(ItemType::Blob, NONE),
+        Atom::Hexlet(h) => caller_bytes(ItemType::Hexlet, h, none)?,
+        Atom::Float(f) => {
+            float::check(f)?;
+            caller_bytes(ItemType::Float, f, none)?
+        }
+        Atom::Tai64(l) => {
+            crate::tai64::check_label(l)?;
+            caller_bytes(ItemType::Tai64, l, none)?
+        }
+        Atom::Magic(m) => caller_bytes(ItemType::Magic, m, none)?,
+        Atom::Bin(b) => caller_bytes(ItemType::Bin, b, none)?,
+        Atom::Str(s) => {
+            if s.as_bytes().contains(&0) {
+                return Err(Error::BadUtf8);
+            }
+            caller_bytes(ItemType::Str, s.as_bytes(), none)?
+        }
+    })
+}
+
+/// A bytes node for caller memory: there is no wire header to point at, so
+/// lengths that do not fit the node are refused.
+fn caller_bytes(t: ItemType, bytes: &[u8], none: *const u8) -> Result<Item, Error> {
+    if bytes.len() >= SIZE_ESC as usize {
+        return Err(Error::LenTooBig);
+    }
+    Ok(Item::bytes(t, bytes, none))
+}

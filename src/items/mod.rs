@@ -1,0 +1,228 @@
+//! The item tree: a whole document decoded into nodes inside memory the
+//! caller hands over once (a static array is fine), never touching the heap.
+//!
+//! Nodes ([`Item`], 16 bytes) are linked by index: a container knows its
+//! first child and its parent, every node knows its next sibling. So the
+//! array can be moved or copied, an element can be inserted anywhere in a
+//! list in O(1), and every walk (parse, encode, print) is a loop over links
+//! with constant stack, whatever the nesting depth.
+//!
+//! Byte payloads are not copied: nodes point into the parsed input, or into
+//! caller memory for nodes the caller creates; `'a` is that memory's
+//! lifetime.
+//!
+//! ```
+//! use yac::items::{Item, Items};
+//! let doc = [0x08, 0x0C, 0x81, 0x7B, 0x02, 0x00]; // LIST [123, FALSE]
+//! let mut pool = [Item::default(); 8];
+//! let mut items = Items::new(&mut pool);
+//! let mut off = 0;
+//! let root = items.parse(&doc, &mut off).unwrap();
+//! assert_eq!(off, doc.len());
+//! assert_eq!(items.child_count(root), Ok(2));
+//! let first = items.nth_child(root, 0).unwrap();
+//! assert_eq!(items.get_uint(first), Ok(123));
+//! let mut out = [0u8; 16];
+//! let n = items.encode(root, &mut out).unwrap();
+//! assert_eq!(&out[..n], &doc);
+//! ```
+
+mod edit;
+mod encode;
+mod node;
+mod parse;
+mod walk;
+
+use core::marker::PhantomData;
+
+pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
+pub use parse::{count_nodes, ParseState};
+pub use walk::{Event, Walk};
+
+use crate::atom::ItemType;
+use crate::error::Error;
+
+/// Marks a node that is not linked into any tree (created by the caller or
+/// removed, or the root of a parsed document): only such a node may be
+/// inserted somewhere, which keeps every node in at most one place and
+/// every walk finite.
+pub const UNLINKED: u32 = u32::MAX - 1;
+
+/// The largest number of nodes a pool may hold (indices stay below
+/// [`UNLINKED`]).
+pub const MAX_NODES: usize = (u32::MAX - 1) as usize;
+
+/// Parser options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Largest nesting depth accepted (LIST/MAP/BLOB levels); 0 = no limit.
+    pub max_depth: u32,
+    /// Skip UTF-8 validation of STR payloads (trusted input only; the NUL
+    /// check is skipped too).
+    pub trust_utf8: bool,
+}
+
+/// A tree (or several) in a caller-provided node pool.
+pub struct Items<'p, 'a> {
+    pub(crate) nodes: &'p mut [Item],
+    pub(crate) len: u32,
+    /// Parser options; may be changed between documents.
+    pub opts: Options,
+    pub(crate) state: ParseState,
+    pub(crate) _input: PhantomData<&'a [u8]>,
+}
+
+impl<'p, 'a> Items<'p, 'a> {
+    /// An empty tree over `pool`. Only the first [`MAX_NODES`] nodes of a
+    /// larger pool are used.
+    pub fn new(pool: &'p mut [Item]) -> Self {
+        let cap = pool.len().min(MAX_NODES);
+        let nodes = match pool.get_mut(..cap) {
+            Some(n) => n,
+            None => &mut [],
+        };
+        Items { nodes, len: 0, opts: Options::default(), state: ParseState::idle(), _input: PhantomData }
+    }
+
+    /// Rebuilds a tree from its parts (the C layer keeps them in `struct
+    /// YACItems` between calls).
+    ///
+    /// # Safety
+    /// `pool[..len]` must hold nodes made by this module for input that
+    /// lives for `'a`, unchanged since (or changed only by this module), and
+    /// `state` must be the state those calls left.
+    pub(crate) unsafe fn from_parts(pool: &'p mut [Item], len: u32, opts: Options, state: ParseState) -> Self {
+        let mut items = Items::new(pool);
+        items.len = len.min(items.cap());
+        items.opts = opts;
+        items.state = state;
+        items
+    }
+
+    /// Number of nodes in use.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether no node is in use.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of nodes the pool can hold.
+    pub fn capacity(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn cap(&self) -> u32 {
+        self.nodes.len() as u32
+    }
+
+    /// The nodes in use.
+    pub fn nodes(&self) -> &[Item] {
+        self.nodes.get(..self.len as usize).unwrap_or(&[])
+    }
+
+    /// Moves the tree into a larger pool (for hosts that grow it) and
+    /// returns it there. Fails with `NoMem` if `bigger` is too small.
+    pub fn move_to<'q>(self, bigger: &'q mut [Item]) -> Result<Items<'q, 'a>, Error> {
+        let used = self.nodes();
+        let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
+        dst.copy_from_slice(used);
+        let len = self.len;
+        let (opts, state) = (self.opts, self.state);
+        let mut items = Items::new(bigger);
+        items.len = len;
+        items.opts = opts;
+        items.state = state;
+        Ok(items)
+    }
+
+    /// Drops every node (and any unfinished parse).
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.state = ParseState::idle();
+    }
+
+    /// The node at `idx`, if in use.
+    #[inline]
+    pub fn get(&self, idx: u32) -> Option<&Item> {
+        self.nodes.get(..self.len as usize)?.get(idx as usize)
+    }
+
+    #[inline]
+    fn node(&self, idx: u32) -> Result<&Item, Error> {
+        self.get(idx).ok_or(Error::Invalid)
+    }
+
+    #[inline]
+    fn node_mut(&mut self, idx: u32) -> Result<&mut Item, Error> {
+        let len = self.len as usize;
+        self.nodes.get_mut(..len).and_then(|n| n.get_mut(idx as usize)).ok_or(Error::Invalid)
+    }
+
+    /// Reserves `n` consecutive nodes at the end of the pool.
+    #[inline]
+    fn alloc(&mut self, n: u32) -> Result<u32, Error> {
+        let idx = self.len;
+        let end = idx.checked_add(n).filter(|&e| e <= self.cap()).ok_or(Error::NoMem)?;
+        self.len = end;
+        Ok(idx)
+    }
+
+    /// The type of node `idx` (`Invalid` when out of range).
+    pub fn item_type(&self, idx: u32) -> ItemType {
+        self.get(idx).map_or(ItemType::Invalid, Item::item_type)
+    }
+
+    /// The payload of a bytes node (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR,
+    /// Pbig, Nbig).
+    pub fn bytes(&self, idx: u32) -> Result<&'a [u8], Error> {
+        let item = self.node(idx)?;
+        match item.item_type() {
+            ItemType::Hexlet
+            | ItemType::Float
+            | ItemType::Tai64
+            | ItemType::Magic
+            | ItemType::Bin
+            | ItemType::Str
+            | ItemType::Pbig
+            | ItemType::Nbig => Ok(payload(item)),
+            _ => Err(Error::Invalid),
+        }
+    }
+}
+
+/// The payload of a bytes node that `Items<'_, 'a>` holds.
+///
+/// Every bytes node in use was made by the parser from a `&'a [u8]` input,
+/// or by the edit functions from a `&'a [u8]` the caller lent; `Items` keeps
+/// that borrow alive for `'a` through its `PhantomData`, and the pool is
+/// mutably borrowed by `Items`, so no one else can have changed the node.
+/// Nodes in C pools carry the same promise from the C caller (see the
+/// safety contract of `YACItemsParse`).
+#[inline]
+fn payload<'a>(item: &Item) -> &'a [u8] {
+    let size = item.size();
+    let ptr = item.ptr();
+    if size != SIZE_ESC {
+        // SAFETY: per the invariant above, `ptr` points at `size` readable
+        // bytes of an input living for 'a.
+        return unsafe { core::slice::from_raw_parts(ptr, size as usize) };
+    }
+    // The size escaped: `ptr` is the 9-byte wire header (tag, u64 length
+    // minus 65853) that precedes the payload in the same input.
+    // SAFETY: the parser stores a header pointer only for payloads of at
+    // least 65853 bytes, whose header is the 9-byte form, in the input.
+    let head = unsafe { core::slice::from_raw_parts(ptr, 9) };
+    let len = head
+        .get(1..9)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(u64::from_be_bytes)
+        .and_then(|x| x.checked_add(65853))
+        .and_then(|x| usize::try_from(x).ok())
+        .unwrap_or(0);
+    // SAFETY: the parser checked that the whole payload follows the header
+    // inside the input (the header's length was validated against it).
+    unsafe { core::slice::from_raw_parts(ptr.wrapping_add(9), len) }
+}
