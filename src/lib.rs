@@ -23,6 +23,7 @@ pub mod enc;
 pub mod error;
 pub mod ffi;
 pub mod float;
+pub mod items;
 pub mod tai64;
 pub mod utf8;
 

@@ -157,11 +157,18 @@ impl<'p, 'a> Items<'p, 'a> {
     /// be valid (the `Atom::Str` type guarantees UTF-8; NUL is refused);
     /// floats, TAI64 labels and bigints are checked as the parser would.
     pub fn add(&mut self, atom: &Atom<'a>) -> Result<u32, Error> {
-        let slots = if matches!(atom, Atom::Blob { .. }) { 2 } else { 1 };
+        let slots = if matches!(atom, Atom::Blob { .. }) {
+            2
+        } else {
+            1
+        };
         let item = node_for(atom)?;
         let idx = self.alloc(slots)?;
         *self.node_mut(idx)? = item;
-        if let Atom::Blob { chunk_len_minus_one } = *atom {
+        if let Atom::Blob {
+            chunk_len_minus_one,
+        } = *atom
+        {
             *self.node_mut(idx + 1)? = Item::blob_ext(chunk_len_minus_one);
         }
         self.node_mut(idx)?.next = UNLINKED;
@@ -224,7 +231,9 @@ impl<'p, 'a> Items<'p, 'a> {
     fn adjust_count(&mut self, parent: u32, delta: isize) -> Result<(), Error> {
         let p = self.node(parent)?;
         if p.size() != SIZE_ESC {
-            let n = (p.size() as usize).checked_add_signed(delta).ok_or(Error::Invalid)?;
+            let n = (p.size() as usize)
+                .checked_add_signed(delta)
+                .ok_or(Error::Invalid)?;
             self.node_mut(parent)?.set_size(n);
         }
         Ok(())
@@ -234,7 +243,10 @@ impl<'p, 'a> Items<'p, 'a> {
     /// LIST or BLOB `parent`. O(1). (MAPs: use [`Items::map_set`].)
     pub fn insert_after(&mut self, parent: u32, prev: u32, child: u32) -> Result<(), Error> {
         self.check_link(parent, child)?;
-        if self.item_type(parent) == ItemType::Map || self.node(prev)?.next == UNLINKED || prev == parent {
+        if self.item_type(parent) == ItemType::Map
+            || self.node(prev)?.next == UNLINKED
+            || prev == parent
+        {
             return Err(Error::Invalid);
         }
         let after = self.node(prev)?.next;
@@ -270,7 +282,11 @@ impl<'p, 'a> Items<'p, 'a> {
 
     /// Detaches the child after `prev` (or the first) of `parent`.
     fn unlink_after(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
-        let victim = if prev == NONE { self.node(parent)?.links().first } else { self.node(prev)?.next };
+        let victim = if prev == NONE {
+            self.node(parent)?.links().first
+        } else {
+            self.node(prev)?.next
+        };
         if victim >= UNLINKED {
             return Err(Error::Invalid);
         }
@@ -303,7 +319,11 @@ impl<'p, 'a> Items<'p, 'a> {
 
     /// Links unlinked `new` after `prev` (or first), without count change.
     fn relink_at(&mut self, parent: u32, prev: u32, new: u32) -> Result<(), Error> {
-        let after = if prev == NONE { self.node(parent)?.links().first } else { self.node(prev)?.next };
+        let after = if prev == NONE {
+            self.node(parent)?.links().first
+        } else {
+            self.node(prev)?.next
+        };
         self.node_mut(new)?.next = after;
         if prev == NONE {
             self.node_mut(parent)?.links_mut().first = new;
@@ -327,23 +347,8 @@ impl<'p, 'a> Items<'p, 'a> {
         if k.item_type() != ItemType::Str || k.size() == 0 {
             return Err(Error::MapBadKey);
         }
-        let kb = payload(k);
-        // Find the last pair whose key is below `kb`.
-        let mut prev_value = NONE;
-        let mut kids = self.children(map);
-        let mut equal: Option<(u32, u32)> = None;
-        while let (Some(ck), Some(cv)) = (kids.next(), kids.next()) {
-            let cb = payload(self.node(ck)?);
-            if cb == kb {
-                equal = Some((ck, cv));
-                break;
-            }
-            if super::parse::key_above(cb, kb) {
-                break;
-            }
-            prev_value = cv;
-        }
-        if let Some((ck, _)) = equal {
+        let (prev_value, equal) = self.find_pair(map, payload(k))?;
+        if let Some(ck) = equal {
             let old = self.unlink_after(map, ck)?;
             self.relink_at(map, ck, value)?;
             return Ok(old);
@@ -354,25 +359,35 @@ impl<'p, 'a> Items<'p, 'a> {
         Ok(NONE)
     }
 
+    /// Finds where `key` belongs in `map`: the value of the last pair whose
+    /// key sorts below it (`NONE` if none), and the key node equal to it.
+    fn find_pair(&self, map: u32, key: &[u8]) -> Result<(u32, Option<u32>), Error> {
+        let mut prev_value = NONE;
+        let mut kids = self.children(map);
+        while let (Some(ck), Some(cv)) = (kids.next(), kids.next()) {
+            let cb = payload(self.node(ck)?);
+            if cb == key {
+                return Ok((prev_value, Some(ck)));
+            }
+            if super::parse::key_above(cb, key) {
+                break;
+            }
+            prev_value = cv;
+        }
+        Ok((prev_value, None))
+    }
+
     /// Removes `key` and its value from `map`; returns the value's index
     /// (unlinked, as is the key node) or `None` when the key is absent.
     pub fn map_remove(&mut self, map: u32, key: &[u8]) -> Result<Option<u32>, Error> {
         if self.item_type(map) != ItemType::Map {
             return Err(Error::Invalid);
         }
-        let mut prev_value = NONE;
-        let mut kids = self.children(map);
-        let mut found = None;
-        while let (Some(ck), Some(cv)) = (kids.next(), kids.next()) {
-            if payload(self.node(ck)?) == key {
-                found = Some(cv);
-                break;
-            }
-            prev_value = cv;
-        }
-        let Some(value) = found else {
+        let (prev_value, found) = self.find_pair(map, key)?;
+        let Some(found_key) = found else {
             return Ok(None);
         };
+        let value = self.node(found_key)?.next;
         self.unlink_after(map, prev_value)?;
         self.unlink_after(map, prev_value)?;
         self.adjust_count(map, -2)?;
@@ -391,10 +406,20 @@ fn node_for<'a>(atom: &Atom<'a>) -> Result<Item, Error> {
         Atom::Uint(u) => Item::uint(u),
         Atom::Nint(i) if i < 0 => Item::nint(i),
         Atom::Nint(_) => return Err(Error::Invalid),
-        Atom::BigInt { negative, magnitude } => {
-            let start = magnitude.iter().position(|&b| b != 0).unwrap_or(magnitude.len());
+        Atom::BigInt {
+            negative,
+            magnitude,
+        } => {
+            let start = magnitude
+                .iter()
+                .position(|&b| b != 0)
+                .unwrap_or(magnitude.len());
             let m = magnitude.get(start..).unwrap_or(&[]);
-            let t = if negative { ItemType::Nbig } else { ItemType::Pbig };
+            let t = if negative {
+                ItemType::Nbig
+            } else {
+                ItemType::Pbig
+            };
             caller_bytes(t, m, none)?
         }
         Atom::List => Item::container(ItemType::List, NONE),

@@ -22,13 +22,20 @@ struct Counter(usize);
 
 impl Sink for Counter {
     fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
-        self.0 = self.0.checked_add(enc::encoded_len(a)?).ok_or(Error::LenTooBig)?;
+        self.0 = self
+            .0
+            .checked_add(enc::encoded_len(a)?)
+            .ok_or(Error::LenTooBig)?;
         Ok(())
     }
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
         let mut head = [0u8; 9];
         let h = enc::string_header(tag_base, payload.len(), &mut head);
-        self.0 = self.0.checked_add(h).and_then(|n| n.checked_add(payload.len())).ok_or(Error::LenTooBig)?;
+        self.0 = self
+            .0
+            .checked_add(h)
+            .and_then(|n| n.checked_add(payload.len()))
+            .ok_or(Error::LenTooBig)?;
         Ok(())
     }
 }
@@ -47,7 +54,11 @@ impl Sink for Buffer<'_> {
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
         let mut head = [0u8; 9];
         let h = enc::string_header(tag_base, payload.len(), &mut head);
-        let end = self.pos.checked_add(h).and_then(|n| n.checked_add(payload.len())).ok_or(Error::NoMem)?;
+        let end = self
+            .pos
+            .checked_add(h)
+            .and_then(|n| n.checked_add(payload.len()))
+            .ok_or(Error::NoMem)?;
         let dst = self.buf.get_mut(self.pos..end).ok_or(Error::NoMem)?;
         let (dst_head, dst_body) = dst.split_at_mut(h);
         dst_head.copy_from_slice(head.get(..h).ok_or(Error::Invalid)?);
@@ -103,8 +114,13 @@ impl<'p, 'a> Items<'p, 'a> {
                         }
                         ItemType::Blob => {
                             let chunk_minus_one = self.node(n.wrapping_add(1))?.raw_u64();
-                            sink.atom(&Atom::Blob { chunk_len_minus_one: chunk_minus_one })?;
-                            blob = Some(BlobOut { chunk_minus_one, last_full: true });
+                            sink.atom(&Atom::Blob {
+                                chunk_len_minus_one: chunk_minus_one,
+                            })?;
+                            blob = Some(BlobOut {
+                                chunk_minus_one,
+                                last_full: true,
+                            });
                         }
                         _ => return Err(Error::Invalid),
                     }
@@ -114,7 +130,9 @@ impl<'p, 'a> Items<'p, 'a> {
                     // length: add an empty one after a full last chunk.
                     Some(b) if b.last_full => sink.string(tag::BIN, &[])?,
                     Some(_) => {}
-                    None if self.node(n)?.item_type() == ItemType::Blob => return Err(Error::Invalid),
+                    None if self.node(n)?.item_type() == ItemType::Blob => {
+                        return Err(Error::Invalid)
+                    }
                     None => sink.atom(&Atom::Eoc)?,
                 },
             }
@@ -124,15 +142,21 @@ impl<'p, 'a> Items<'p, 'a> {
 
     /// Writes a node that is not a container.
     fn leaf(&self, item: &Item, sink: &mut impl Sink) -> Result<(), Error> {
-        let bytes = || payload::<'a>(item);
+        let bytes = || -> &'a [u8] { payload(item) };
         let atom = match item.item_type() {
             ItemType::Nil => Atom::Nil,
             ItemType::False => Atom::Bool(false),
             ItemType::True => Atom::Bool(true),
             ItemType::Pint => Atom::Uint(item.raw_u64()),
             ItemType::Nint => Atom::Nint(item.raw_i64()),
-            ItemType::Pbig => Atom::BigInt { negative: false, magnitude: bytes() },
-            ItemType::Nbig => Atom::BigInt { negative: true, magnitude: bytes() },
+            ItemType::Pbig => Atom::BigInt {
+                negative: false,
+                magnitude: bytes(),
+            },
+            ItemType::Nbig => Atom::BigInt {
+                negative: true,
+                magnitude: bytes(),
+            },
             ItemType::Hexlet => Atom::Hexlet(bytes().try_into().map_err(|_| Error::Invalid)?),
             ItemType::Float => Atom::Float(bytes()),
             ItemType::Tai64 => Atom::Tai64(bytes()),

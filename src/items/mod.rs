@@ -33,6 +33,9 @@ mod node;
 mod parse;
 mod walk;
 
+#[cfg(test)]
+mod tests;
+
 use core::marker::PhantomData;
 
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
@@ -81,7 +84,13 @@ impl<'p, 'a> Items<'p, 'a> {
             Some(n) => n,
             None => &mut [],
         };
-        Items { nodes, len: 0, opts: Options::default(), state: ParseState::idle(), _input: PhantomData }
+        Items {
+            nodes,
+            len: 0,
+            opts: Options::default(),
+            state: ParseState::idle(),
+            _input: PhantomData,
+        }
     }
 
     /// Rebuilds a tree from its parts (the C layer keeps them in `struct
@@ -91,7 +100,12 @@ impl<'p, 'a> Items<'p, 'a> {
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
     /// `state` must be the state those calls left.
-    pub(crate) unsafe fn from_parts(pool: &'p mut [Item], len: u32, opts: Options, state: ParseState) -> Self {
+    pub(crate) unsafe fn from_parts(
+        pool: &'p mut [Item],
+        len: u32,
+        opts: Options,
+        state: ParseState,
+    ) -> Self {
         let mut items = Items::new(pool);
         items.len = len.min(items.cap());
         items.opts = opts;
@@ -158,14 +172,20 @@ impl<'p, 'a> Items<'p, 'a> {
     #[inline]
     fn node_mut(&mut self, idx: u32) -> Result<&mut Item, Error> {
         let len = self.len as usize;
-        self.nodes.get_mut(..len).and_then(|n| n.get_mut(idx as usize)).ok_or(Error::Invalid)
+        self.nodes
+            .get_mut(..len)
+            .and_then(|n| n.get_mut(idx as usize))
+            .ok_or(Error::Invalid)
     }
 
     /// Reserves `n` consecutive nodes at the end of the pool.
     #[inline]
     fn alloc(&mut self, n: u32) -> Result<u32, Error> {
         let idx = self.len;
-        let end = idx.checked_add(n).filter(|&e| e <= self.cap()).ok_or(Error::NoMem)?;
+        let end = idx
+            .checked_add(n)
+            .filter(|&e| e <= self.cap())
+            .ok_or(Error::NoMem)?;
         self.len = end;
         Ok(idx)
     }

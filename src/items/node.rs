@@ -74,7 +74,11 @@ pub struct Item {
 
 impl Default for Item {
     fn default() -> Self {
-        Item { v: ItemValue { u: 0 }, next: NONE, meta: 0 }
+        Item {
+            v: ItemValue { u: 0 },
+            next: NONE,
+            meta: 0,
+        }
     }
 }
 
@@ -92,7 +96,11 @@ impl core::fmt::Debug for Item {
 /// The meta word for a type and a size (saturating at [`SIZE_ESC`]).
 #[inline(always)]
 pub fn meta(t: ItemType, size: usize) -> u32 {
-    let s = if size >= SIZE_ESC as usize { SIZE_ESC } else { size as u32 };
+    let s = if size >= SIZE_ESC as usize {
+        SIZE_ESC
+    } else {
+        size as u32
+    };
     (s << SIZE_SHIFT) | t as u32
 }
 
@@ -100,19 +108,31 @@ impl Item {
     /// A scalar node without payload (NIL, FALSE, TRUE).
     #[inline(always)]
     pub fn plain(t: ItemType) -> Item {
-        Item { v: ItemValue { u: 0 }, next: NONE, meta: meta(t, 0) }
+        Item {
+            v: ItemValue { u: 0 },
+            next: NONE,
+            meta: meta(t, 0),
+        }
     }
 
     /// A `Pint` node.
     #[inline(always)]
     pub fn uint(u: u64) -> Item {
-        Item { v: ItemValue { u }, next: NONE, meta: meta(ItemType::Pint, 0) }
+        Item {
+            v: ItemValue { u },
+            next: NONE,
+            meta: meta(ItemType::Pint, 0),
+        }
     }
 
     /// A `Nint` node.
     #[inline(always)]
     pub fn nint(i: i64) -> Item {
-        Item { v: ItemValue { i }, next: NONE, meta: meta(ItemType::Nint, 0) }
+        Item {
+            v: ItemValue { i },
+            next: NONE,
+            meta: meta(ItemType::Nint, 0),
+        }
     }
 
     /// A bytes node pointing at `payload`. When the length escapes,
@@ -120,22 +140,45 @@ impl Item {
     #[inline(always)]
     pub fn bytes(t: ItemType, payload: &[u8], wire_header: *const u8) -> Item {
         let len = payload.len();
-        let ptr = if len >= SIZE_ESC as usize { wire_header } else { payload.as_ptr() };
+        let ptr = if len >= SIZE_ESC as usize {
+            wire_header
+        } else {
+            payload.as_ptr()
+        };
         let mut v = ItemValue { u: 0 };
         v.ptr = ptr;
-        Item { v, next: NONE, meta: meta(t, len) }
+        Item {
+            v,
+            next: NONE,
+            meta: meta(t, len),
+        }
     }
 
     /// An empty container node.
     #[inline(always)]
     pub fn container(t: ItemType, parent: u32) -> Item {
-        Item { v: ItemValue { c: Links { first: NONE, parent } }, next: NONE, meta: meta(t, 0) }
+        Item {
+            v: ItemValue {
+                c: Links {
+                    first: NONE,
+                    parent,
+                },
+            },
+            next: NONE,
+            meta: meta(t, 0),
+        }
     }
 
     /// The BLOB extension slot.
     #[inline(always)]
     pub fn blob_ext(chunk_len_minus_one: u64) -> Item {
-        Item { v: ItemValue { u: chunk_len_minus_one }, next: NONE, meta: meta(ItemType::Invalid, 0) }
+        Item {
+            v: ItemValue {
+                u: chunk_len_minus_one,
+            },
+            next: NONE,
+            meta: meta(ItemType::Invalid, 0),
+        }
     }
 
     /// The node's type.
@@ -159,7 +202,10 @@ impl Item {
     /// Whether the node is a LIST, MAP or BLOB.
     #[inline(always)]
     pub fn is_container(&self) -> bool {
-        matches!(self.item_type(), ItemType::List | ItemType::Map | ItemType::Blob)
+        matches!(
+            self.item_type(),
+            ItemType::List | ItemType::Map | ItemType::Blob
+        )
     }
 
     /// The value word as a `u64`.

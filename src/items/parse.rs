@@ -41,7 +41,16 @@ pub struct ParseState {
 impl ParseState {
     /// The state between documents.
     pub const fn idle() -> Self {
-        ParseState { cur: NONE, last: NONE, count: 0, depth: 0, start: 0, root: NONE, prev_key: NONE, active: 0 }
+        ParseState {
+            cur: NONE,
+            last: NONE,
+            count: 0,
+            depth: 0,
+            start: 0,
+            root: NONE,
+            prev_key: NONE,
+            active: 0,
+        }
     }
 }
 
@@ -79,7 +88,11 @@ impl<'p, 'a> Items<'p, 'a> {
     /// document began and leaves `*off` at the offending atom.
     pub fn parse(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
         if self.state.active == 0 {
-            self.state = ParseState { start: self.len, active: 1, ..ParseState::idle() };
+            self.state = ParseState {
+                start: self.len,
+                active: 1,
+                ..ParseState::idle()
+            };
         }
         match self.parse_atoms(buf, off) {
             Ok(root) => {
@@ -136,9 +149,15 @@ impl<'p, 'a> Items<'p, 'a> {
                 if !self.opts.trust_utf8 {
                     utf8::check_str(body)?;
                 }
-                return Ok((Step::Str(Item::bytes(ItemType::Str, body, rest.as_ptr()), body), used));
+                return Ok((
+                    Step::Str(Item::bytes(ItemType::Str, body, rest.as_ptr()), body),
+                    used,
+                ));
             }
-            return Ok((Step::Leaf(Item::bytes(ItemType::Bin, body, rest.as_ptr())), used));
+            return Ok((
+                Step::Leaf(Item::bytes(ItemType::Bin, body, rest.as_ptr())),
+                used,
+            ));
         }
         let (a, used) = atom::decode(rest)?;
         let int_header = rest.get(1..).unwrap_or(&[]).as_ptr();
@@ -149,20 +168,32 @@ impl<'p, 'a> Items<'p, 'a> {
             Atom::Bool(true) => Step::Leaf(Item::plain(ItemType::True)),
             Atom::Uint(u) => Step::Leaf(Item::uint(u)),
             Atom::Nint(i) => Step::Leaf(Item::nint(i)),
-            Atom::BigInt { negative, magnitude } => {
-                let t = if negative { ItemType::Nbig } else { ItemType::Pbig };
+            Atom::BigInt {
+                negative,
+                magnitude,
+            } => {
+                let t = if negative {
+                    ItemType::Nbig
+                } else {
+                    ItemType::Pbig
+                };
                 Step::Leaf(Item::bytes(t, magnitude, int_header))
             }
             Atom::List => Step::Open(ItemType::List),
             Atom::Map => Step::Open(ItemType::Map),
-            Atom::Blob { chunk_len_minus_one } => Step::Blob(chunk_len_minus_one),
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => Step::Blob(chunk_len_minus_one),
             Atom::Hexlet(h) => Step::Leaf(Item::bytes(ItemType::Hexlet, h, h.as_ptr())),
             Atom::Float(f) => Step::Leaf(Item::bytes(ItemType::Float, f, f.as_ptr())),
             Atom::Tai64(l) => Step::Leaf(Item::bytes(ItemType::Tai64, l, l.as_ptr())),
             Atom::Magic(m) => Step::Leaf(Item::bytes(ItemType::Magic, m, m.as_ptr())),
             // Handled above; kept for exhaustiveness.
             Atom::Bin(b) => Step::Leaf(Item::bytes(ItemType::Bin, b, rest.as_ptr())),
-            Atom::Str(s) => Step::Str(Item::bytes(ItemType::Str, s.as_bytes(), rest.as_ptr()), s.as_bytes()),
+            Atom::Str(s) => Step::Str(
+                Item::bytes(ItemType::Str, s.as_bytes(), rest.as_ptr()),
+                s.as_bytes(),
+            ),
         };
         Ok((step, used))
     }
@@ -253,7 +284,13 @@ impl<'p, 'a> Items<'p, 'a> {
 
     /// Opens a container of `slots` nodes (BLOB: 2, the second holding the
     /// chunk length).
-    fn open(&mut self, st: &mut ParseState, t: ItemType, slots: u32, chunk: u64) -> Result<bool, Error> {
+    fn open(
+        &mut self,
+        st: &mut ParseState,
+        t: ItemType,
+        slots: u32,
+        chunk: u64,
+    ) -> Result<bool, Error> {
         let depth = st.depth + 1;
         if self.opts.max_depth != 0 && depth > self.opts.max_depth {
             return Err(Error::DeepRecursion);
@@ -266,7 +303,14 @@ impl<'p, 'a> Items<'p, 'a> {
         self.append(st, idx)?;
         // While open, the container's `next` keeps its parent's count.
         self.node_mut(idx)?.next = st.count;
-        *st = ParseState { cur: idx, last: NONE, count: 0, depth, prev_key: NONE, ..*st };
+        *st = ParseState {
+            cur: idx,
+            last: NONE,
+            count: 0,
+            depth,
+            prev_key: NONE,
+            ..*st
+        };
         Ok(false)
     }
 
@@ -381,7 +425,10 @@ pub fn count_nodes(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> 
                     return Err(Error::DeepRecursion);
                 }
                 nodes += 1;
-                if let Atom::Blob { chunk_len_minus_one } = a {
+                if let Atom::Blob {
+                    chunk_len_minus_one,
+                } = a
+                {
                     nodes += 1;
                     blob_chunk = Some(chunk_len_minus_one);
                 }
