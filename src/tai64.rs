@@ -312,14 +312,22 @@ mod tests {
         }
     }
 
-    /// FORMAT.md's UTC vectors: (date, ns, label).
-    const UTC_VECTORS: [((i64, i64, i64, i64, i64, i64), u32, &str); 7] = [
+    /// Year, month, day, hour, minute, second.
+    type Date = (i64, i64, i64, i64, i64, i64);
+
+    /// FORMAT.md's UTC vectors (and 1972-06-30 23:59:59, the last second
+    /// at 10 s): (date, ns, label).
+    const UTC_VECTORS: [(Date, u32, &str); 7] = [
         ((1970, 1, 1, 0, 0, 0), 0, "400000000000000A"),
         ((1992, 6, 2, 8, 6, 43), 0, "400000002A2B2C2D"),
         ((1997, 10, 3, 18, 14, 48), 0, "4000000034353637"),
         ((2016, 12, 31, 23, 59, 59), 0, "40000000586846A3"),
         ((2017, 1, 1, 0, 0, 0), 0, "40000000586846A5"),
-        ((2024, 11, 20, 12, 19, 8), 921_772_500, "40000000673DD3E1 36F121D4"),
+        (
+            (2024, 11, 20, 12, 19, 8),
+            921_772_500,
+            "40000000673DD3E1 36F121D4",
+        ),
         ((1972, 6, 30, 23, 59, 59), 0, "4000000004B25809"),
     ];
 
@@ -413,7 +421,13 @@ mod tests {
         );
         // Every leap second of the table, and its neighbours.
         for &(from, off) in LEAP_SECONDS.iter() {
-            let at = |s| tai_to_utc(&Tai { secs: s, ..Tai::default() }).unwrap();
+            let at = |s| {
+                tai_to_utc(&Tai {
+                    secs: s,
+                    ..Tai::default()
+                })
+                .unwrap()
+            };
             let first = from + off;
             assert_eq!((at(first - 2).secs, at(first - 2).leap), (from - 1, false));
             assert_eq!((at(first - 1).secs, at(first - 1).leap), (from - 1, true));
@@ -472,7 +486,10 @@ mod tests {
             }),
             Err(Error::Tai64TooBig)
         );
-        assert_eq!(utc_to_label(EPOCH_I64, 0, &mut out), Err(Error::Tai64TooBig));
+        assert_eq!(
+            utc_to_label(EPOCH_I64, 0, &mut out),
+            Err(Error::Tai64TooBig)
+        );
         let invalid: [(&str, Error); 5] = [
             ("8000000000000000", Error::Tai64TooBig),
             ("4000000000000000 00000000", Error::Tai64NonMinimal),

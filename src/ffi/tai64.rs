@@ -1,0 +1,1 @@
+//! C API of the TAI64 helpers.
