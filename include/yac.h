@@ -359,6 +359,89 @@ enum YACErr YACAtomRawEncode(size_t *len,
 // bytes.
 enum YACErr YACFloatToDouble(double *d, const unsigned char *p, size_t len);
 
+// Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
+// found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01
+// 00:00:00 TAI (`*sec`, negative before) and nanoseconds and attoseconds
+// (0 where the label has none). The label is validated like the decoder
+// does (`YACErrTAI64TooBig`, `...BadNsec`, `...BadAsec`, `...NonMinimal`;
+// other lengths give `YACErrInvalid`). On error the outputs are untouched.
+//
+// # Safety
+// `sec`, `nsec`, `asec` must point to writable objects; `label` must be
+// readable for `labelLen` bytes. No pointer is kept.
+enum YACErr YACTAI64ToTAI(int64_t *sec,
+                          uint32_t *nsec,
+                          uint32_t *asec,
+                          const unsigned char *label,
+                          size_t labelLen);
+
+// Writes the shortest label for a TAI instant (`sec` TAI seconds since
+// 1970-01-01 00:00:00 TAI, plus `nsec` and `asec`): TAI64 (8 bytes) when
+// both fractions are 0, TAI64N (12) when `asec` is 0, else TAI64NA (16).
+// The label can be passed to `YACAtomTAI64Encode`. Fractions above
+// 999999999 give `YACErrTAI64BadNsec`/`YACErrTAI64BadAsec`; `sec` outside
+// -2^62 .. 2^62-1 gives `YACErrTAI64TooBig`. Room is handled as by the
+// atom encoders: `*len` is the label length, and `YACErrNoMem` (nothing
+// written) when `cap` is too small.
+//
+// # Safety
+// `len` must point to a writable `size_t`; `buf` must be writable for
+// `cap` bytes (or NULL with `cap` 0). No pointer is kept.
+enum YACErr YACTAIToTAI64(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          int64_t sec,
+                          uint32_t nsec,
+                          uint32_t asec);
+
+// Decodes a label (validated as by `YACTAI64ToTAI`) into UTC as UNIX time:
+// `*unixSec` seconds since 1970-01-01 00:00:00 UTC (leap seconds not
+// counted) and `*nsec` nanoseconds; attoseconds are dropped (truncated).
+// An instant inside an inserted leap second (23:59:60), which UNIX time
+// cannot name, is given as 23:59:59 of that day with `*leap` set to true;
+// otherwise `*leap` is false. TAI - UTC is 10 s before 1972-07-01 and
+// follows the IERS table after (37 s since 2017-01-01).
+//
+// # Safety
+// `unixSec`, `nsec`, `leap` must point to writable objects; `label` must
+// be readable for `labelLen` bytes. No pointer is kept.
+enum YACErr YACTAI64ToUTC(int64_t *unixSec,
+                          uint32_t *nsec,
+                          bool *leap,
+                          const unsigned char *label,
+                          size_t labelLen);
+
+// Writes the shortest label for a UTC instant given as UNIX time
+// (`unixSec` seconds since 1970-01-01 00:00:00 UTC, `nsec` nanoseconds,
+// 0..999999999 else `YACErrTAI64BadNsec`): TAI64 (8 bytes) when `nsec` is
+// 0, else TAI64N (12). Room is handled as by the atom encoders.
+// For example 2017-01-01 00:00:00 UTC (1483228800) gives
+// 40000000586846A5.
+//
+// # Safety
+// `len` must point to a writable `size_t`; `buf` must be writable for
+// `cap` bytes (or NULL with `cap` 0). No pointer is kept.
+enum YACErr YACUTCToTAI64(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          int64_t unixSec,
+                          uint32_t nsec);
+
+// Converts UNIX seconds (UTC) to TAI seconds since 1970-01-01 00:00:00
+// TAI by adding TAI - UTC at that time. `YACErrTAI64TooBig` on overflow.
+//
+// # Safety
+// `taiSec` must point to a writable `int64_t`.
+enum YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
+
+// Converts TAI seconds since 1970-01-01 00:00:00 TAI to UNIX seconds
+// (UTC). A leap second maps to 23:59:59 with `*leap` true (see
+// `YACTAI64ToUTC`). `YACErrTAI64TooBig` on overflow.
+//
+// # Safety
+// `unixSec` and `leap` must point to writable objects.
+enum YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
