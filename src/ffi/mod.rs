@@ -3,7 +3,7 @@
 //! no format logic.
 //!
 //! Every entry point goes through one mechanism: the pointer helpers below
-//! turn NULL or oversized arguments into `YACErrInvalid`, and [`run`] turns
+//! turn NULL or oversized arguments into `YACErrInvalid`, and `run` turns
 //! the body's `Result` into a `YACErr`. Panics cannot cross into C: the
 //! library is built with `panic = "abort"` and the core has no panicking
 //! paths reachable from these functions (checked by the symbol test).
