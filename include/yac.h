@@ -155,7 +155,292 @@ const char *YACErr2Str(int err);
 // A LIST or MAP atom is just its opening tag; EOC is an atom; a BLOB atom
 // is its 9-byte header, its chunks follow as BIN atoms; +INT/-INT are
 // decoded with their BIN body. `buf` may be NULL only when `len` is 0.
+//
+// # Safety
+// Every non-NULL pointer must be valid for the access its length (or type)
+// describes, for the duration of the call.
 enum YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
+
+// Encodes EOC (0x00), which closes the innermost LIST or MAP.
+//
+// The contract of every `YACAtom...Encode` function: it writes the atom's
+// canonical encoding at `buf`, which has `cap` bytes of room, and sets
+// `*len` to the number of bytes written. When `cap` is too small it writes
+// nothing, returns `YACErrNoMem` and sets `*len` to the number of bytes
+// needed (so `buf` NULL with `cap` 0 asks for the size). The value is
+// validated before the room is checked; on any other error `*len` is 0 and
+// nothing is written. A NULL `len`, or a NULL `buf` with `cap` > 0, gives
+// `YACErrInvalid`. No pointer is kept after the call.
+//
+// # Safety
+// `len` must point to a writable `size_t`; `buf` must be writable for
+// `cap` bytes and not overlap any input of the call (or be NULL with
+// `cap` 0).
+enum YACErr YACAtomEOCEncode(size_t *len, unsigned char *buf, size_t cap);
+
+// Encodes NIL.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomNILEncode(size_t *len, unsigned char *buf, size_t cap);
+
+// Encodes TRUE or FALSE.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomBoolEncode(size_t *len, unsigned char *buf, size_t cap, bool v);
+
+// Encodes a HEXLET from the 16 bytes at `hexlet` (UUID, IPv6 address...).
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `hexlet` must be readable for 16 bytes
+// (NULL gives `YACErrInvalid`).
+enum YACErr YACAtomHexletEncode(size_t *len,
+                                unsigned char *buf,
+                                size_t cap,
+                                const unsigned char *hexlet);
+
+// Encodes a +INT.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomUintEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t v);
+
+// Encodes a signed integer: +INT when `v >= 0`, -INT otherwise.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomSintEncode(size_t *len, unsigned char *buf, size_t cap, int64_t v);
+
+// Encodes an integer of any size: +INT (`neg` false) with value `mag`, or
+// -INT (`neg` true) with value -1 - `mag`, where `mag` is the big-endian
+// wire magnitude of `magLen` bytes (as `YACAtomDecode` returns it for
+// `YACItemPbig`/`YACItemNbig`). Leading zero bytes of `mag` are dropped, so
+// the result is canonical; `magLen` 0 encodes 0 or -1.
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `mag` must be readable for `magLen` bytes
+// (NULL only with `magLen` 0).
+enum YACErr YACAtomBigintEncode(size_t *len,
+                                unsigned char *buf,
+                                size_t cap,
+                                bool neg,
+                                const unsigned char *mag,
+                                size_t magLen);
+
+// Encodes the opening tag of a LIST; its items follow, then EOC.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomListEncode(size_t *len, unsigned char *buf, size_t cap);
+
+// Encodes the opening tag of a MAP; STR keys (non-empty, ascending by
+// length then bytewise) each followed by a value follow, then EOC.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomMapEncode(size_t *len, unsigned char *buf, size_t cap);
+
+// Encodes a BLOB header (9 bytes) for chunks of `chunkLen` bytes
+// (`chunkLen` 0 gives `YACErrInvalid`; the format's largest chunk length,
+// 2^64, cannot be asked for here). The chunks follow, written with
+// `YACAtomChunkEncode`: each of exactly `chunkLen` bytes, then a last,
+// shorter (possibly empty) one that ends the BLOB.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomBlobEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t chunkLen);
+
+// Encodes a BIN of the `vLen` bytes at `v`.
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `v` must be readable for `vLen` bytes (NULL
+// only with `vLen` 0).
+enum YACErr YACAtomBinEncode(size_t *len,
+                             unsigned char *buf,
+                             size_t cap,
+                             const unsigned char *v,
+                             size_t vLen);
+
+// Encodes one BLOB chunk of the `vLen` bytes at `v`. A chunk is a BIN, so
+// the bytes are those of `YACAtomBinEncode`; the chunk-length rules of the
+// enclosing BLOB are the caller's to keep (see `YACAtomBlobEncode`).
+//
+// # Safety
+// As for `YACAtomBinEncode`.
+enum YACErr YACAtomChunkEncode(size_t *len,
+                               unsigned char *buf,
+                               size_t cap,
+                               const unsigned char *v,
+                               size_t vLen);
+
+// Encodes a STR of the `sLen` bytes at `s` (no terminating NUL needed or
+// read). Invalid UTF-8 (overlong, surrogate, above U+10FFFF, truncated)
+// and NUL bytes give `YACErrBadUTF8`.
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `s` must be readable for `sLen` bytes (NULL
+// only with `sLen` 0).
+enum YACErr YACAtomStrEncode(size_t *len,
+                             unsigned char *buf,
+                             size_t cap,
+                             const char *s,
+                             size_t sLen);
+
+// Encodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) atom from
+// its label. The label is validated: other lengths give `YACErrInvalid`,
+// labels at or above 2^63 `YACErrTAI64TooBig`, fractions above 999999999
+// `YACErrTAI64BadNsec`/`YACErrTAI64BadAsec`, and a zero last fraction
+// (a non-minimal form) `YACErrTAI64NonMinimal`. `YACUTCToTAI64` and
+// `YACTAIToTAI64` make labels.
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `label` must be readable for `labelLen` bytes.
+enum YACErr YACAtomTAI64Encode(size_t *len,
+                               unsigned char *buf,
+                               size_t cap,
+                               const unsigned char *label,
+                               size_t labelLen);
+
+// Encodes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
+// `YACErrInvalid`) bytes at `magic`, padded with zero bytes to 12.
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `magic` must be readable for `magicLen` bytes
+// (NULL only with `magicLen` 0).
+enum YACErr YACAtomMagicEncode(size_t *len,
+                               unsigned char *buf,
+                               size_t cap,
+                               const unsigned char *magic,
+                               size_t magicLen);
+
+// Encodes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
+// holds `d` exactly, NaN payloads included. Negative zero has no encoding:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+enum YACErr YACAtomFloatEncode(size_t *len, unsigned char *buf, size_t cap, double d);
+
+// Encodes a float given as its big-endian IEEE 754 bytes: `pLen` 2, 4, 8,
+// 16 or 32 (else `YACErrInvalid`). The float must be canonical: not
+// negative zero and not exactly representable in a narrower width, else
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `p` must be readable for `pLen` bytes.
+enum YACErr YACAtomFloatRawEncode(size_t *len,
+                                  unsigned char *buf,
+                                  size_t cap,
+                                  const unsigned char *p,
+                                  size_t pLen);
+
+// Writes the byte `tag` followed by the `valLen` bytes at `val`, verbatim.
+// UNCHECKED: nothing is validated, so the output is valid YAC only if the
+// caller made it so (for example a tag it knows plus a payload it built).
+//
+// # Safety
+// As for `YACAtomEOCEncode`; `val` must be readable for `valLen` bytes
+// (NULL only with `valLen` 0).
+enum YACErr YACAtomRawEncode(size_t *len,
+                             unsigned char *buf,
+                             size_t cap,
+                             uint8_t tag,
+                             const unsigned char *val,
+                             size_t valLen);
+
+// Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
+// big-endian, as in a `YACItemFloat` atom) to `double`, exactly. Other
+// widths give `YACErrInvalid` (binary128/256 do not fit a double). The
+// pattern is not checked for canonical form.
+//
+// # Safety
+// `d` must point to a writable `double`; `p` must be readable for `len`
+// bytes.
+enum YACErr YACFloatToDouble(double *d, const unsigned char *p, size_t len);
+
+// Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
+// found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01
+// 00:00:00 TAI (`*sec`, negative before) and nanoseconds and attoseconds
+// (0 where the label has none). The label is validated like the decoder
+// does (`YACErrTAI64TooBig`, `...BadNsec`, `...BadAsec`, `...NonMinimal`;
+// other lengths give `YACErrInvalid`). On error the outputs are untouched.
+//
+// # Safety
+// `sec`, `nsec`, `asec` must point to writable objects; `label` must be
+// readable for `labelLen` bytes. No pointer is kept.
+enum YACErr YACTAI64ToTAI(int64_t *sec,
+                          uint32_t *nsec,
+                          uint32_t *asec,
+                          const unsigned char *label,
+                          size_t labelLen);
+
+// Writes the shortest label for a TAI instant (`sec` TAI seconds since
+// 1970-01-01 00:00:00 TAI, plus `nsec` and `asec`): TAI64 (8 bytes) when
+// both fractions are 0, TAI64N (12) when `asec` is 0, else TAI64NA (16).
+// The label can be passed to `YACAtomTAI64Encode`. Fractions above
+// 999999999 give `YACErrTAI64BadNsec`/`YACErrTAI64BadAsec`; `sec` outside
+// -2^62 .. 2^62-1 gives `YACErrTAI64TooBig`. Room is handled as by the
+// atom encoders: `*len` is the label length, and `YACErrNoMem` (nothing
+// written) when `cap` is too small.
+//
+// # Safety
+// `len` must point to a writable `size_t`; `buf` must be writable for
+// `cap` bytes (or NULL with `cap` 0). No pointer is kept.
+enum YACErr YACTAIToTAI64(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          int64_t sec,
+                          uint32_t nsec,
+                          uint32_t asec);
+
+// Decodes a label (validated as by `YACTAI64ToTAI`) into UTC as UNIX time:
+// `*unixSec` seconds since 1970-01-01 00:00:00 UTC (leap seconds not
+// counted) and `*nsec` nanoseconds; attoseconds are dropped (truncated).
+// An instant inside an inserted leap second (23:59:60), which UNIX time
+// cannot name, is given as 23:59:59 of that day with `*leap` set to true;
+// otherwise `*leap` is false. TAI - UTC is 10 s before 1972-07-01 and
+// follows the IERS table after (37 s since 2017-01-01).
+//
+// # Safety
+// `unixSec`, `nsec`, `leap` must point to writable objects; `label` must
+// be readable for `labelLen` bytes. No pointer is kept.
+enum YACErr YACTAI64ToUTC(int64_t *unixSec,
+                          uint32_t *nsec,
+                          bool *leap,
+                          const unsigned char *label,
+                          size_t labelLen);
+
+// Writes the shortest label for a UTC instant given as UNIX time
+// (`unixSec` seconds since 1970-01-01 00:00:00 UTC, `nsec` nanoseconds,
+// 0..999999999 else `YACErrTAI64BadNsec`): TAI64 (8 bytes) when `nsec` is
+// 0, else TAI64N (12). Room is handled as by the atom encoders.
+// For example 2017-01-01 00:00:00 UTC (1483228800) gives
+// 40000000586846A5.
+//
+// # Safety
+// `len` must point to a writable `size_t`; `buf` must be writable for
+// `cap` bytes (or NULL with `cap` 0). No pointer is kept.
+enum YACErr YACUTCToTAI64(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          int64_t unixSec,
+                          uint32_t nsec);
+
+// Converts UNIX seconds (UTC) to TAI seconds since 1970-01-01 00:00:00
+// TAI by adding TAI - UTC at that time. `YACErrTAI64TooBig` on overflow.
+//
+// # Safety
+// `taiSec` must point to a writable `int64_t`.
+enum YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
+
+// Converts TAI seconds since 1970-01-01 00:00:00 TAI to UNIX seconds
+// (UTC). A leap second maps to 23:59:59 with `*leap` true (see
+// `YACTAI64ToUTC`). `YACErrTAI64TooBig` on overflow.
+//
+// # Safety
+// `unixSec` and `leap` must point to writable objects.
+enum YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
 
 #ifdef __cplusplus
 }  // extern "C"

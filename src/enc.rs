@@ -11,7 +11,9 @@
 //! [`Atom::Nint`] must be negative, a float must be in its shortest width and
 //! not negative zero, a TAI64 label must be valid and minimal. Integer
 //! magnitudes given as [`Atom::BigInt`] lose their leading zero bytes, so
-//! the output is canonical whatever the caller passes.
+//! the output is canonical whatever the caller passes (a `BigInt` whose
+//! value fits `u64`/`i64` thus encodes exactly like the [`Atom::Uint`] or
+//! [`Atom::Nint`] of that value, which is what decoding gives back).
 //!
 //! ```
 //! use yac::enc::Writer;

@@ -312,8 +312,12 @@ mod tests {
         }
     }
 
-    /// FORMAT.md's UTC vectors: (date, ns, label).
-    const UTC_VECTORS: [((i64, i64, i64, i64, i64, i64), u32, &str); 7] = [
+    /// Year, month, day, hour, minute, second.
+    type Date = (i64, i64, i64, i64, i64, i64);
+
+    /// FORMAT.md's UTC vectors (and 1972-06-30 23:59:59, the last second
+    /// at 10 s): (date, ns, label).
+    const UTC_VECTORS: [(Date, u32, &str); 7] = [
         ((1970, 1, 1, 0, 0, 0), 0, "400000000000000A"),
         ((1992, 6, 2, 8, 6, 43), 0, "400000002A2B2C2D"),
         ((1997, 10, 3, 18, 14, 48), 0, "4000000034353637"),

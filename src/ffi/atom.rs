@@ -88,6 +88,10 @@ impl YACAtom {
 /// A LIST or MAP atom is just its opening tag; EOC is an atom; a BLOB atom
 /// is its 9-byte header, its chunks follow as BIN atoms; +INT/-INT are
 /// decoded with their BIN body. `buf` may be NULL only when `len` is 0.
+///
+/// # Safety
+/// Every non-NULL pointer must be valid for the access its length (or type)
+/// describes, for the duration of the call.
 #[no_mangle]
 pub unsafe extern "C" fn YACAtomDecode(
     got: *mut usize,

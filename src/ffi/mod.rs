@@ -3,7 +3,7 @@
 //! no format logic.
 //!
 //! Every entry point goes through one mechanism: the pointer helpers below
-//! turn NULL or oversized arguments into `YACErrInvalid`, and [`run`] turns
+//! turn NULL or oversized arguments into `YACErrInvalid`, and `run` turns
 //! the body's `Result` into a `YACErr`. Panics cannot cross into C: the
 //! library is built with `panic = "abort"` and the core has no panicking
 //! paths reachable from these functions (checked by the symbol test).
@@ -14,6 +14,8 @@ use crate::atom::{Atom, ItemType};
 use crate::error::Error;
 
 pub mod atom;
+pub mod enc;
+pub mod tai64;
 
 /// Result of every libyac entry point. `YACErrNo` (0) is success; every
 /// other value names one failure class. Values are stable across versions.
@@ -201,7 +203,6 @@ pub(crate) unsafe fn input<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], Y
 /// A non-NULL `ptr` must be writable for `cap` bytes for `'a` and not
 /// aliased by any other reference during that time.
 #[inline]
-#[allow(dead_code)] // used by the encoder entry points
 pub(crate) unsafe fn output<'a>(ptr: *mut u8, cap: usize) -> Result<&'a mut [u8], YACErr> {
     if ptr.is_null() {
         return if cap == 0 {
@@ -278,6 +279,11 @@ pub extern "C" fn YACErr2Str(err: c_int) -> *const c_char {
     text.as_ptr().cast()
 }
 
+/// The C type of an atom.
+pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
+    a.item_type().into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,9 +320,4 @@ mod tests {
         }
         assert_eq!(ERR_TEXT[0], "no error\0");
     }
-}
-
-/// The C type of an atom.
-pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
-    a.item_type().into()
 }
