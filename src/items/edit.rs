@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::float;
 use crate::utf8;
 
-impl<'p, 'a> Items<'p, 'a> {
+impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     // ----- navigation -----
 
     /// First child of a container, `None` if empty or not a container.
@@ -147,7 +147,9 @@ impl<'p, 'a> Items<'p, 'a> {
             acc.checked_add(n).ok_or(Error::LenTooBig)
         })
     }
+}
 
+impl<'p, 'a> Items<'a, &'p mut [Item]> {
     // ----- making nodes -----
 
     /// Makes a new, unlinked node holding `atom` and returns its index.

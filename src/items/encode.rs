@@ -74,7 +74,7 @@ struct BlobOut {
     last_full: bool,
 }
 
-impl<'p, 'a> Items<'p, 'a> {
+impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Writes the subtree at `idx` into `buf` and returns the number of
     /// bytes written. `Err(NoMem)` when `buf` is too small (its contents
     /// are then unspecified; [`Items::encoded_len`] tells the size needed).

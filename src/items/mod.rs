@@ -40,7 +40,7 @@ use core::marker::PhantomData;
 
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
 pub use parse::{count_nodes, ParseState};
-pub use walk::{Event, Walk};
+pub use walk::{Event, Walk, WalkState};
 
 use crate::atom::ItemType;
 use crate::error::Error;
@@ -65,9 +65,11 @@ pub struct Options {
     pub trust_utf8: bool,
 }
 
-/// A tree (or several) in a caller-provided node pool.
-pub struct Items<'p, 'a> {
-    pub(crate) nodes: &'p mut [Item],
+/// A tree (or several) in a caller-provided node pool `S`: `&mut [Item]`
+/// to parse and edit, `&[Item]` for a read-only view (navigation, walks,
+/// encoding) that several threads may share.
+pub struct Items<'a, S> {
+    pub(crate) nodes: S,
     pub(crate) len: u32,
     /// Parser options; may be changed between documents.
     pub opts: Options,
@@ -75,7 +77,12 @@ pub struct Items<'p, 'a> {
     pub(crate) _input: PhantomData<&'a [u8]>,
 }
 
-impl<'p, 'a> Items<'p, 'a> {
+/// A mutable tree over a borrowed pool.
+pub type ItemsMut<'p, 'a> = Items<'a, &'p mut [Item]>;
+/// A read-only tree over a borrowed pool.
+pub type ItemsRef<'p, 'a> = Items<'a, &'p [Item]>;
+
+impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// An empty tree over `pool`. Only the first [`MAX_NODES`] nodes of a
     /// larger pool are used.
     pub fn new(pool: &'p mut [Item]) -> Self {
@@ -113,38 +120,24 @@ impl<'p, 'a> Items<'p, 'a> {
         items
     }
 
-    /// Number of nodes in use.
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether no node is in use.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Number of nodes the pool can hold.
-    pub fn capacity(&self) -> usize {
-        self.nodes.len()
-    }
-
-    fn cap(&self) -> u32 {
-        self.nodes.len() as u32
-    }
-
-    /// The nodes in use.
-    pub fn nodes(&self) -> &[Item] {
-        self.nodes.get(..self.len as usize).unwrap_or(&[])
+    /// A read-only view of the same tree.
+    pub fn view(&self) -> ItemsRef<'_, 'a> {
+        Items {
+            nodes: &*self.nodes,
+            len: self.len,
+            opts: self.opts,
+            state: self.state,
+            _input: PhantomData,
+        }
     }
 
     /// Moves the tree into a larger pool (for hosts that grow it) and
     /// returns it there. Fails with `NoMem` if `bigger` is too small.
-    pub fn move_to<'q>(self, bigger: &'q mut [Item]) -> Result<Items<'q, 'a>, Error> {
+    pub fn move_to<'q>(self, bigger: &'q mut [Item]) -> Result<ItemsMut<'q, 'a>, Error> {
         let used = self.nodes();
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
-        let len = self.len;
-        let (opts, state) = (self.opts, self.state);
+        let (len, opts, state) = (self.len, self.opts, self.state);
         let mut items = Items::new(bigger);
         items.len = len;
         items.opts = opts;
@@ -156,17 +149,6 @@ impl<'p, 'a> Items<'p, 'a> {
     pub fn clear(&mut self) {
         self.len = 0;
         self.state = ParseState::idle();
-    }
-
-    /// The node at `idx`, if in use.
-    #[inline]
-    pub fn get(&self, idx: u32) -> Option<&Item> {
-        self.nodes.get(..self.len as usize)?.get(idx as usize)
-    }
-
-    #[inline]
-    fn node(&self, idx: u32) -> Result<&Item, Error> {
-        self.get(idx).ok_or(Error::Invalid)
     }
 
     #[inline]
@@ -188,6 +170,61 @@ impl<'p, 'a> Items<'p, 'a> {
             .ok_or(Error::NoMem)?;
         self.len = end;
         Ok(idx)
+    }
+}
+
+impl<'p, 'a> Items<'a, &'p [Item]> {
+    /// A read-only tree over `nodes[..len]` (the C layer's view).
+    ///
+    /// # Safety
+    /// The nodes must have been made by this module (parse or edits) for
+    /// input living for `'a`, unchanged since.
+    pub(crate) unsafe fn view_parts(nodes: &'p [Item], len: u32) -> Self {
+        let len = len.min(nodes.len().min(MAX_NODES) as u32);
+        Items {
+            nodes,
+            len,
+            opts: Options::default(),
+            state: ParseState::idle(),
+            _input: PhantomData,
+        }
+    }
+}
+
+impl<'a, S: AsRef<[Item]>> Items<'a, S> {
+    /// Number of nodes in use.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether no node is in use.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of nodes the pool can hold.
+    pub fn capacity(&self) -> usize {
+        self.nodes.as_ref().len()
+    }
+
+    fn cap(&self) -> u32 {
+        self.nodes.as_ref().len() as u32
+    }
+
+    /// The nodes in use.
+    pub fn nodes(&self) -> &[Item] {
+        self.nodes.as_ref().get(..self.len as usize).unwrap_or(&[])
+    }
+
+    /// The node at `idx`, if in use.
+    #[inline]
+    pub fn get(&self, idx: u32) -> Option<&Item> {
+        self.nodes().get(idx as usize)
+    }
+
+    #[inline]
+    fn node(&self, idx: u32) -> Result<&Item, Error> {
+        self.get(idx).ok_or(Error::Invalid)
     }
 
     /// The type of node `idx` (`Invalid` when out of range).

@@ -3,7 +3,7 @@
 //! bounds its steps by the pool size so that even a corrupted pool (a C
 //! caller writing nodes by hand) cannot make it loop forever.
 
-use super::node::NONE;
+use super::node::{Item, NONE};
 use super::{Items, UNLINKED};
 use crate::error::Error;
 
@@ -18,107 +18,131 @@ pub enum Event {
     Exit(u32),
 }
 
-/// What the walk does next.
-#[derive(Clone, Copy)]
-enum Pending {
-    Visit(u32),
-    Exit(u32),
-    Done,
+const VISIT: u32 = 0;
+const EXIT: u32 = 1;
+const DONE: u32 = 2;
+
+/// Where a walk stands: plain words with a C layout (`struct YACWalk`), so
+/// that C code can walk without recursion too.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WalkState {
+    /// The subtree's root.
+    pub root: u32,
+    /// The node to visit or leave next.
+    pub node: u32,
+    /// 0: visit `node`; 1: leave container `node`; 2: done.
+    pub what: u32,
+    /// The container holding `node` (meaningless at the root).
+    pub cur: u32,
+    /// Nesting depth of `node`.
+    pub depth: u32,
+    /// Steps left before the walk declares the links broken.
+    pub steps_left: u32,
+}
+
+impl WalkState {
+    /// A walk of the subtree at `root` in a pool of `pool_len` nodes.
+    pub fn new(root: u32, pool_len: usize) -> Self {
+        // Each node is entered and left at most once in a sound tree.
+        let steps = pool_len
+            .saturating_mul(2)
+            .saturating_add(2)
+            .min(u32::MAX as usize) as u32;
+        WalkState {
+            root,
+            node: root,
+            what: VISIT,
+            cur: NONE,
+            depth: 0,
+            steps_left: steps,
+        }
+    }
 }
 
 /// Iterator over the events of a subtree; see [`Items::walk`].
-pub struct Walk<'t, 'p, 'a> {
-    items: &'t Items<'p, 'a>,
-    root: u32,
-    pending: Pending,
-    /// Container holding the node to visit (meaningless at the root).
-    cur: u32,
-    depth: u32,
-    steps_left: usize,
+pub struct Walk<'t, 'a, S> {
+    items: &'t Items<'a, S>,
+    state: WalkState,
 }
 
-impl<'p, 'a> Items<'p, 'a> {
+impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Walks the subtree at `root` in document order (MAP keys before
-    /// their values). Yields `Err(Invalid)` once and stops if the links
-    /// are broken.
-    pub fn walk(&self, root: u32) -> Walk<'_, 'p, 'a> {
+    /// their values), yielding each event with the nesting depth of its
+    /// node (the root is at 0). Yields `Err(Invalid)` once and stops if
+    /// the links are broken.
+    pub fn walk(&self, root: u32) -> Walk<'_, 'a, S> {
         Walk {
             items: self,
-            root,
-            pending: Pending::Visit(root),
-            cur: NONE,
-            depth: 0,
-            // Each node is entered and left at most once in a sound tree.
-            steps_left: 2 * self.len() + 2,
+            state: WalkState::new(root, self.len()),
         }
     }
-}
 
-impl Walk<'_, '_, '_> {
-    /// After `n`: its next sibling, or the exit of its container.
-    fn advance(&mut self, n: u32) -> Result<Pending, Error> {
-        if n == self.root {
-            return Ok(Pending::Done);
+    /// One step of a walk: the next event, or `None` at the end.
+    pub fn walk_step(&self, st: &mut WalkState) -> Result<Option<(Event, u32)>, Error> {
+        if st.what == DONE {
+            return Ok(None);
         }
-        let next = self.items.node(n)?.next;
-        if next < UNLINKED {
-            return Ok(Pending::Visit(next));
-        }
-        if self.cur == NONE {
+        if st.steps_left == 0 {
+            st.what = DONE;
             return Err(Error::Invalid);
         }
-        Ok(Pending::Exit(self.cur))
+        st.steps_left -= 1;
+        let step = self.walk_event(st);
+        if step.is_err() {
+            st.what = DONE;
+        }
+        step.map(Some)
     }
 
-    fn step(&mut self) -> Result<Option<(Event, u32)>, Error> {
-        let (event, pending) = match self.pending {
-            Pending::Done => return Ok(None),
-            Pending::Visit(n) => {
-                let node = self.items.node(n)?;
-                let depth = self.depth;
-                if node.is_container() {
-                    self.depth += 1;
-                    let first = node.links().first;
-                    if first == NONE {
-                        ((Event::Enter(n), depth), Pending::Exit(n))
-                    } else {
-                        self.cur = n;
-                        ((Event::Enter(n), depth), Pending::Visit(first))
-                    }
-                } else {
-                    ((Event::Leaf(n), depth), self.advance(n)?)
-                }
-            }
-            Pending::Exit(c) => {
-                self.depth = self.depth.saturating_sub(1);
-                self.cur = self.items.node(c)?.links().parent;
-                ((Event::Exit(c), self.depth), self.advance(c)?)
-            }
-        };
-        self.pending = pending;
-        Ok(Some(event))
+    fn walk_event(&self, st: &mut WalkState) -> Result<(Event, u32), Error> {
+        let n = st.node;
+        let depth = st.depth;
+        if st.what == EXIT {
+            st.depth = st.depth.saturating_sub(1);
+            st.cur = self.node(n)?.links().parent;
+            self.advance(st, n)?;
+            return Ok((Event::Exit(n), st.depth));
+        }
+        let node = self.node(n)?;
+        if !node.is_container() {
+            self.advance(st, n)?;
+            return Ok((Event::Leaf(n), depth));
+        }
+        st.depth += 1;
+        let first = node.links().first;
+        if first == NONE {
+            st.what = EXIT;
+        } else {
+            st.cur = n;
+            st.node = first;
+        }
+        Ok((Event::Enter(n), depth))
+    }
+
+    /// After `n`: its next sibling, or leaving its container.
+    fn advance(&self, st: &mut WalkState, n: u32) -> Result<(), Error> {
+        if n == st.root {
+            st.what = DONE;
+            return Ok(());
+        }
+        let next = self.node(n)?.next;
+        if next < UNLINKED {
+            (st.node, st.what) = (next, VISIT);
+        } else if st.cur != NONE {
+            (st.node, st.what) = (st.cur, EXIT);
+        } else {
+            return Err(Error::Invalid);
+        }
+        Ok(())
     }
 }
 
-impl Iterator for Walk<'_, '_, '_> {
+impl<S: AsRef<[Item]>> Iterator for Walk<'_, '_, S> {
     /// An event and the nesting depth of its node (the root is at 0).
     type Item = Result<(Event, u32), Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if matches!(self.pending, Pending::Done) {
-            return None;
-        }
-        if self.steps_left == 0 {
-            self.pending = Pending::Done;
-            return Some(Err(Error::Invalid));
-        }
-        self.steps_left -= 1;
-        match self.step() {
-            Ok(e) => e.map(Ok),
-            Err(e) => {
-                self.pending = Pending::Done;
-                Some(Err(e))
-            }
-        }
+        self.items.walk_step(&mut self.state).transpose()
     }
 }
