@@ -25,7 +25,7 @@ fn main() {
     let (major, minor, patch) = (next(), next(), next());
     let mut config = config;
     config.after_includes = Some(format!(
-        "\n#define YAC_VERSION_MAJOR {major}\n#define YAC_VERSION_MINOR {minor}\n#define YAC_VERSION_PATCH {patch}\n#define YAC_VERSION \"{version}\"\n"
+        "\n#define YAC_VERSION_MAJOR {major}\n#define YAC_VERSION_MINOR {minor}\n#define YAC_VERSION_PATCH {patch}\n#define YAC_VERSION \"{version}\"\n\n/* Node index meaning \"no node\" (no child, sibling or parent). */\n#define YACItemNone UINT32_MAX\n/* `next` of a node that is linked nowhere (new, removed, or a root). */\n#define YACItemUnlinked (UINT32_MAX - 1)\n"
     ));
 
     let bindings = match cbindgen::Builder::new()

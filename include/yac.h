@@ -13,6 +13,11 @@
 #define YAC_VERSION_PATCH 0
 #define YAC_VERSION "0.1.0"
 
+/* Node index meaning "no node" (no child, sibling or parent). */
+#define YACItemNone UINT32_MAX
+/* `next` of a node that is linked nowhere (new, removed, or a root). */
+#define YACItemUnlinked (UINT32_MAX - 1)
+
 
 // Result of every libyac entry point. `YACErrNo` (0) is success; every
 // other value names one failure class. Values are stable across versions.
@@ -105,6 +110,18 @@ enum YACItemType {
   YACItemNbig = 17,
 };
 
+// What `YACItemsWalkNext` found.
+enum YACWalkEvent {
+  // The walk is over.
+  YACWalkEnd = 0,
+  // A node that is not a container.
+  YACWalkLeaf = 1,
+  // A LIST, MAP or BLOB, before its children.
+  YACWalkEnter = 2,
+  // The same container, after its children.
+  YACWalkExit = 3,
+};
+
 // Pointer and length of bytes inside the decoded input.
 struct YACBytes {
   // First byte (points into the caller's input buffer).
@@ -134,6 +151,107 @@ struct YACAtom {
   enum YACItemType typ;
   // The raw tag byte (tells FLOAT16 from FLOAT32, TAI64 from TAI64N, ...).
   uint8_t tag;
+};
+
+// Child and parent links of a LIST, MAP or BLOB node.
+struct YACItemLinks {
+  // Index of the first child, `NONE` when empty.
+  uint32_t first;
+  // Index of the enclosing container, `NONE` for a root.
+  uint32_t parent;
+};
+
+// The value word of a node; which member is meaningful depends on the type.
+union YACItemValue {
+  // `Pint`: the value. BLOB extension slot: chunk length minus one.
+  uint64_t u;
+  // `Nint`: the (negative) value.
+  int64_t i;
+  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, Pbig, Nbig): the
+  // payload (or the wire header when the size escapes).
+  const unsigned char *ptr;
+  // LIST, MAP, BLOB: first child and parent.
+  struct YACItemLinks c;
+};
+
+// One node of a tree: 16 bytes on every target with 64-bit alignment.
+struct YACItem {
+  // The value word.
+  union YACItemValue v;
+  // Index of the next sibling, `NONE` if this is the last one.
+  uint32_t next;
+  // Type (bits 0..4) and size (bits 5..31).
+  uint32_t meta;
+};
+
+// Growth callback: like `realloc`, return a block of at least
+// `*newCap` nodes (set `*newCap` to what you allocated, more is fine)
+// holding the first `oldCap` nodes of `old`, or NULL to refuse. libyac
+// proposes `*newCap` = twice `oldCap` (at least 64).
+typedef struct YACItem *(*YACItemsGrowFn)(void *ctx,
+                                          struct YACItem *old,
+                                          size_t old_cap,
+                                          size_t *new_cap);
+
+// Where an unfinished parse stands. Plain words with a C layout, so that
+// the C layer can keep it inside `struct YACItems`; callers treat it as
+// opaque.
+struct YACParseState {
+  // Innermost open container, `NONE` at top level.
+  uint32_t cur;
+  // Last child appended to `cur` (or the root), `NONE` if none yet.
+  uint32_t last;
+  // Children of `cur` so far.
+  uint32_t count;
+  // Number of open containers.
+  uint32_t depth;
+  // Pool length when the document began: where an error rolls back to.
+  uint32_t start;
+  // The document's root, `NONE` until its first atom.
+  uint32_t root;
+  // Previous key of `cur` when it is a MAP, `NONE` before the first.
+  uint32_t prev_key;
+  // 1 while a document is being parsed, 0 between documents.
+  uint32_t active;
+};
+
+// A tree in caller memory: the node pool, its use, and the parser's
+// options and state. Initialise with `YACItemsInit`; then `list`, `len`
+// and `cap` may be read, `maxDepth`, `flags`, `grow` and `growCtx` set.
+struct YACItems {
+  // The node pool (caller memory).
+  struct YACItem *list;
+  // Nodes in use.
+  uint32_t len;
+  // Nodes the pool holds.
+  uint32_t cap;
+  // Deepest nesting accepted by the parser; 0 = no limit.
+  uint32_t maxDepth;
+  // `YACItemsFlag` bits.
+  uint32_t flags;
+  // Optional pool growth (NULL: running out of nodes is `YACErrNoMem`).
+  YACItemsGrowFn grow;
+  // Passed to `grow`.
+  void *growCtx;
+  // Parser state between calls (opaque).
+  struct YACParseState state;
+};
+
+// Where a walk stands: plain words with a C layout (`struct YACWalk`), so
+// that C code can walk without recursion too.
+struct YACWalk {
+  // The subtree's root.
+  uint32_t root;
+  // The node to visit or leave next.
+  uint32_t node;
+  // 0: visit `node`; 1: leave container `node`; 2: done.
+  uint32_t what;
+  // The container holding `node` (meaningless at the root).
+  uint32_t cur;
+  // Nesting depth of `node`.
+  uint32_t depth;
+  // Steps left before the walk declares the links broken.
+  uint32_t steps_left;
 };
 
 #ifdef __cplusplus
@@ -358,6 +476,308 @@ enum YACErr YACAtomRawEncode(size_t *len,
 // `d` must point to a writable `double`; `p` must be readable for `len`
 // bytes.
 enum YACErr YACFloatToDouble(double *d, const unsigned char *p, size_t len);
+
+// Sets up `items` over the caller's pool `mem` of `cap` nodes (a static
+// array is fine; pools above 2^32 - 2 nodes are used up to that). No
+// allocation, ever, unless `items->grow` is set. `mem` may be NULL with
+// `cap` 0 (then every parse needs `grow`). The pool must outlive `items`.
+//
+// # Safety
+// `items` must point to writable memory for a `struct YACItems`; `mem` to
+// `cap` writable nodes.
+enum YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
+
+// Parses one whole item (with all descendants) from `buf[*off]`, `len`
+// bytes of input in all, into new nodes of `items`; `*root` gets the index
+// of its root node and `*off` advances past it. Validates everything the
+// format demands (UTF-8 unless `YACItemsTrustUTF8`, minimal forms, MAP
+// key order, BLOB and TAI64 rules, `maxDepth`). Never allocates: when the
+// pool is full it calls `items->grow` if set, else fails.
+//
+// Nodes point into `buf`, which must stay valid and unchanged while the
+// tree is used. The call may be repeated on the same tree: each parse adds
+// nodes after the existing ones (so documents can be grafted together).
+//
+// Incremental input: on `YACErrNotEnough` `*off` is at the first byte not
+// yet consumed and the progress is kept in `items`; call again with the
+// same `buf` (same address, with more bytes: `len` larger) and `*off`.
+// On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
+// the nodes of this document are dropped (`items->len` is back to what it
+// was before the document began) and `*off` is at the offending atom.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `root` and `off` writable; `buf`
+// readable for `len` bytes and kept alive and unchanged while the tree is
+// used.
+enum YACErr YACItemsParse(struct YACItems *items,
+                          uint32_t *root,
+                          size_t *off,
+                          const unsigned char *buf,
+                          size_t len);
+
+// Abandons an unfinished incremental parse: the nodes of that document
+// are dropped.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsAbort(struct YACItems *items);
+
+// Counting pass: validates one whole item at `buf` (`len` bytes) and sets
+// `*nodes` to the number of nodes `YACItemsParse` needs for it and `*used`
+// to its length in bytes, so that a pool can be sized exactly. Checks
+// every atom, the nesting, BLOB chunks and `maxDepth` (0 = no limit); MAP
+// key type, order and pairing are left to `YACItemsParse`. No memory.
+//
+// # Safety
+// `nodes`, `used` writable; `buf` readable for `len` bytes.
+enum YACErr YACItemsNodesNeeded(size_t *nodes,
+                                size_t *used,
+                                const unsigned char *buf,
+                                size_t len,
+                                uint32_t maxDepth);
+
+// The type of node `idx` (`YACItemInvalid` for a bad index).
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+enum YACItemType YACItemsType(const struct YACItems *items, uint32_t idx);
+
+// First child of container `idx`, or `YACItemNone` (empty, not a
+// container, bad index).
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+uint32_t YACItemsFirst(const struct YACItems *items, uint32_t idx);
+
+// Next sibling of `idx`, or `YACItemNone`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+uint32_t YACItemsNext(const struct YACItems *items, uint32_t idx);
+
+// The `n`-th child (from 0) of container `idx`, or `YACItemNone`. O(n).
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+uint32_t YACItemsNth(const struct YACItems *items, uint32_t idx, size_t n);
+
+// The value under the NUL-terminated `key` in MAP `map`, or `YACItemNone`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL); `key` NULL or a
+// NUL-terminated string.
+uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *key);
+
+// The value under `key` (`keyLen` bytes) in MAP `map`, or `YACItemNone`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL); `key` readable for
+// `key_len` bytes.
+uint32_t YACItemsMapGetN(const struct YACItems *items,
+                         uint32_t map,
+                         const unsigned char *key,
+                         size_t keyLen);
+
+// Sets `*count` to the number of children of container `idx` (keys and
+// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children.
+//
+// # Safety
+// `count` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsChildCount(size_t *count, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = value of the `YACItemPint` node `idx`; other
+// types give `YACErrInvalid`.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetUint(uint64_t *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = value of a `YACItemPint` (up to INT64_MAX, else
+// `YACErrLenTooBig`) or `YACItemNint` node.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetInt(int64_t *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = value of a `YACItemFalse`/`YACItemTrue` node.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = a FLOAT16/32/64 node widened to double (128/256:
+// `YACErrInvalid`, read them with `YACItemsGetBytes`).
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetDouble(double *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: the text of a `YACItemStr` node, validated UTF-8 (NOT
+// NUL-terminated: use `*len`). Points into the parsed buffer.
+//
+// # Safety
+// `s`, `len` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetStr(const char **s, size_t *len, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: the bytes of a `YACItemBin` node.
+//
+// # Safety
+// `p`, `len` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetBin(const unsigned char **p,
+                           size_t *len,
+                           const struct YACItems *items,
+                           uint32_t idx);
+
+// The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
+// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+//
+// # Safety
+// `p`, `len` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetBytes(const unsigned char **p,
+                             size_t *len,
+                             const struct YACItems *items,
+                             uint32_t idx);
+
+// A BLOB's chunk length minus one (`*chunkLenMinus1`) and total payload
+// length (`*total`, the sum of its chunks: O(chunks)).
+//
+// # Safety
+// Both out-pointers writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
+                            uint64_t *total,
+                            const struct YACItems *items,
+                            uint32_t idx);
+
+// Makes a new, unlinked node from `atom` (`typ` and the matching `v`
+// member; `tag` is ignored) and sets `*idx` to it. LIST/MAP give empty
+// containers; BLOB (`v.uint` = chunk length minus one) an empty BLOB to
+// which BIN chunks are added. Bytes are not copied: they must stay valid
+// while the tree is used. Checked as the parser would (UTF-8 and no NUL
+// in STR, float and TAI64 rules; bigint leading zeros are dropped).
+// Link the node with `YACItemsInsertAfter`, `YACItemsPrepend`,
+// `YACItemsReplace` or `YACItemsMapSet`. `YACErrNoMem` when the pool is
+// full (no growth here).
+//
+// # Safety
+// `idx` writable; `items` as set up by `YACItemsInit`; `atom` valid, its
+// bytes alive while the tree is used.
+enum YACErr YACItemsAdd(uint32_t *idx, struct YACItems *items, const struct YACAtom *atom);
+
+// Replaces in place the value of the non-container node `idx` with the
+// non-container `atom` (links kept). Checked as `YACItemsAdd`. Changing a
+// MAP key out of order is allowed here but refused by `YACItemsEncode`.
+//
+// # Safety
+// As for `YACItemsAdd`.
+enum YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAtom *atom);
+
+// Inserts the unlinked node `idx` right after `prev`, which must be a
+// child of the LIST or BLOB `parent`. O(1): mid-list insertion. An
+// already linked node, a MAP parent (use `YACItemsMapSet`) or a cycle
+// give `YACErrInvalid`; a non-BIN into a BLOB `YACErrBlobBadTerm`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsInsertAfter(struct YACItems *items,
+                                uint32_t parent,
+                                uint32_t prev,
+                                uint32_t idx);
+
+// Inserts the unlinked node `idx` as the first child of the LIST or BLOB
+// `parent`. O(1).
+//
+// # Safety
+// `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
+
+// Unlinks the child after `prev` (the first child when `prev` is
+// `YACItemNone`) of the LIST or BLOB `parent`; `*removed` gets it (it
+// keeps its subtree and may be inserted elsewhere). O(1).
+//
+// # Safety
+// `removed` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsRemove(uint32_t *removed,
+                           struct YACItems *items,
+                           uint32_t parent,
+                           uint32_t prev);
+
+// Puts the unlinked node `idx` in place of the child after `prev` (or the
+// first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
+// unlinked. O(1). (Graft: parse other bytes into the same `items`, then
+// replace or insert their root.)
+//
+// # Safety
+// `old` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsReplace(uint32_t *old,
+                            struct YACItems *items,
+                            uint32_t parent,
+                            uint32_t prev,
+                            uint32_t idx);
+
+// Sets key node `key` (unlinked non-empty STR) to value node `value`
+// (unlinked) in MAP `map`, keeping keys ordered: an equal key's value is
+// replaced (`*oldValue` gets the old one; `key` stays unused) or the pair
+// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys).
+//
+// # Safety
+// `old_value` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsMapSet(uint32_t *oldValue,
+                           struct YACItems *items,
+                           uint32_t map,
+                           uint32_t key,
+                           uint32_t value);
+
+// Removes `key` (`keyLen` bytes) and its value from MAP `map`; `*oldValue`
+// gets the value node (unlinked), or `YACItemNone` when absent.
+//
+// # Safety
+// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+// up by `YACItemsInit`.
+enum YACErr YACItemsMapDel(uint32_t *oldValue,
+                           struct YACItems *items,
+                           uint32_t map,
+                           const unsigned char *key,
+                           size_t keyLen);
+
+// Writes the subtree at `idx` at `buf[*off]` (room: `cap - *off`) and
+// advances `*off`. The output is canonical: parse then encode gives the
+// input back byte for byte, and edited trees are checked (MAP key order
+// and pairing, BLOB chunks). On `YACErrNoMem` `*off` is unchanged and the
+// bytes after it are unspecified; `YACItemsEncodedLen` gives the size.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `off` writable; `buf` writable for
+// `cap` bytes.
+enum YACErr YACItemsEncode(const struct YACItems *items,
+                           uint32_t idx,
+                           size_t *off,
+                           unsigned char *buf,
+                           size_t cap);
+
+// Sets `*len` to the number of bytes `YACItemsEncode` writes for `idx`.
+//
+// # Safety
+// `len` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsEncodedLen(size_t *len, const struct YACItems *items, uint32_t idx);
+
+// Starts a walk of the subtree at `root` (document order, MAP keys before
+// values, constant memory: no recursion at any depth).
+//
+// # Safety
+// `walk` writable; `items` as set up by `YACItemsInit`.
+enum YACErr YACItemsWalkInit(struct YACWalk *walk, const struct YACItems *items, uint32_t root);
+
+// Next step of a walk: `*event` (`YACWalkEnd` when over), `*idx` the node
+// and `*depth` its nesting depth (the root is at 0). A broken tree gives
+// `YACErrInvalid` and ends the walk.
+//
+// # Safety
+// Out-pointers writable; `walk` from `YACItemsWalkInit` on this `items`.
+enum YACErr YACItemsWalkNext(enum YACWalkEvent *event,
+                             uint32_t *idx,
+                             uint32_t *depth,
+                             struct YACWalk *walk,
+                             const struct YACItems *items);
 
 // Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
 // found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use yac::items::{Event, Item, Items};
+use yac::items::{Event, Item, Items, ItemsMut};
 use yac::ItemType;
 
 /// `$YAC_DATA_DIR`, else `../shared/data` beside the checkout (CI's layout).
@@ -16,7 +16,7 @@ fn data_dir() -> PathBuf {
 }
 
 /// (count, sum) as defined in data/README.md "Walk checksum".
-fn walk_checksum(items: &Items<'_, '_>, root: u32) -> (u64, u64) {
+fn walk_checksum(items: &ItemsMut<'_, '_>, root: u32) -> (u64, u64) {
     let (mut count, mut sum) = (0u64, 0u64);
     for e in items.walk(root) {
         let (tag, v) = match e.unwrap().0 {

@@ -15,6 +15,7 @@ use crate::error::Error;
 
 pub mod atom;
 pub mod enc;
+pub mod items;
 pub mod tai64;
 
 /// Result of every libyac entry point. `YACErrNo` (0) is success; every

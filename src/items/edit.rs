@@ -149,7 +149,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     }
 }
 
-impl<'p, 'a> Items<'a, &'p mut [Item]> {
+impl<'a> Items<'a, &mut [Item]> {
     // ----- making nodes -----
 
     /// Makes a new, unlinked node holding `atom` and returns its index.

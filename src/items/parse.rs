@@ -74,7 +74,7 @@ enum Step<'a> {
     Close,
 }
 
-impl<'p, 'a> Items<'a, &'p mut [Item]> {
+impl<'a> Items<'a, &mut [Item]> {
     /// Parses one whole item, with all its descendants, from `buf[*off..]`
     /// and returns the index of its root node (which is unlinked, ready to
     /// be grafted). `*off` advances past the item.
