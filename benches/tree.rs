@@ -33,11 +33,19 @@ fn main() {
         "{:<12} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "document", "parse ms", "MB/s", "noutf8 ms", "atoms ms", "encode ms"
     );
+    // YAC_BENCH_ONLY=name and YAC_BENCH_REPS=n narrow a run (for callgrind).
+    let only = std::env::var("YAC_BENCH_ONLY").ok();
+    let reps_override: Option<usize> = std::env::var("YAC_BENCH_REPS")
+        .ok()
+        .and_then(|r| r.parse().ok());
     for name in ["licenses", "canada-list", "canada-map"] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let doc = std::fs::read(format!("{dir}/{name}.yac")).expect("benchmark data");
         let (need, _) = count_nodes(&doc, 0).unwrap();
         let mut pool = vec![Item::default(); need];
-        let reps = if doc.len() < 100_000 { 2001 } else { 61 };
+        let reps = reps_override.unwrap_or(if doc.len() < 100_000 { 2001 } else { 61 });
         let mut parse_with = |opts: Options| {
             time(reps, || {
                 let mut items = Items::new(&mut pool);

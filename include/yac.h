@@ -213,6 +213,9 @@ struct YACParseState {
   uint32_t prev_key;
   // 1 while a document is being parsed, 0 between documents.
   uint32_t active;
+  // Type of `cur` (`ItemType` value; 0 at top level), cached so the hot
+  // loop need not read the container's node for every atom.
+  uint32_t cur_type;
 };
 
 // A tree in caller memory: the node pool, its use, and the parser's

@@ -4,7 +4,7 @@
 //! the right lengths, minimal integers and floats).
 
 use super::node::{Item, NONE};
-use super::parse::key_above;
+use super::parse::{chunk_fits, key_above};
 use super::walk::Event;
 use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
@@ -201,11 +201,7 @@ fn check_chunk(item: &Item, chunk_minus_one: u64) -> Result<bool, Error> {
     if item.item_type() != ItemType::Bin {
         return Err(Error::BlobBadTerm);
     }
-    let len = payload(item).len() as u64;
-    let full = len != 0 && len - 1 == chunk_minus_one;
-    if len != 0 && len - 1 > chunk_minus_one {
-        return Err(Error::BlobBadChunk);
-    }
+    let full = chunk_fits(payload(item).len(), chunk_minus_one)?;
     if !full && item.next < UNLINKED {
         // A short chunk must be the last one.
         return Err(Error::BlobBadChunk);

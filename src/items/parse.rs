@@ -36,6 +36,9 @@ pub struct ParseState {
     pub prev_key: u32,
     /// 1 while a document is being parsed, 0 between documents.
     pub active: u32,
+    /// Type of `cur` (`ItemType` value; 0 at top level), cached so the hot
+    /// loop need not read the container's node for every atom.
+    pub cur_type: u32,
 }
 
 impl ParseState {
@@ -50,6 +53,7 @@ impl ParseState {
             root: NONE,
             prev_key: NONE,
             active: 0,
+            cur_type: ItemType::Invalid as u32,
         }
     }
 }
@@ -116,27 +120,109 @@ impl<'a> Items<'a, &mut [Item]> {
         self.state = ParseState::idle();
     }
 
-    /// The atom loop. `*off` is kept at the first unconsumed byte.
+    /// The atom loop: the fast loop takes the common atoms; whatever it
+    /// leaves (rare types, BLOB chunks, the end of the input, and every
+    /// error) goes through the exact path one atom at a time.
     fn parse_atoms(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
-        let mut st = self.state;
-        let result = loop {
+        loop {
+            if let Some(root) = self.fast_run(buf, off) {
+                return Ok(root);
+            }
             let rest = buf.get(*off..).unwrap_or(&[]);
-            let (step, used) = match self.decode_step(rest) {
-                Ok(s) => s,
-                Err(e) => break Err(e),
-            };
-            match self.apply(&mut st, step) {
-                Ok(done) => {
-                    *off += used;
-                    if done {
-                        break Ok(st.root);
+            let (step, used) = self.decode_step(rest)?;
+            let mut st = self.state;
+            let done = self.apply(&mut st, step)?;
+            self.state = st;
+            *off += used;
+            if done {
+                return Ok(st.root);
+            }
+        }
+    }
+
+    /// Parses common atoms until the document ends (returns its root) or
+    /// an atom needs the exact path (returns `None`, with `*off` at it and
+    /// the state saved). Every check it skips makes it stop instead, so its
+    /// result is always the exact path's.
+    #[inline(always)]
+    fn fast_run(&mut self, buf: &'a [u8], off: &mut usize) -> Option<u32> {
+        let trust_utf8 = self.opts.trust_utf8;
+        let max_depth = if self.opts.max_depth == 0 {
+            u32::MAX
+        } else {
+            self.opts.max_depth
+        };
+        let nodes: &mut [Item] = self.nodes;
+        let mut len = self.len as usize;
+        let mut st = self.state;
+        let mut pos = *off;
+        let done = loop {
+            let Some(&t) = buf.get(pos) else { break None };
+            if st.cur_type == ItemType::Blob as u32 {
+                break None;
+            }
+            let key_due = st.cur_type == ItemType::Map as u32 && st.count & 1 == 0;
+            let (item, used) = if t >= tag::BIN {
+                let n = usize::from(t & 0x3F);
+                let Some(body) = buf.get(pos + 1..pos + 1 + n).filter(|_| n <= 60) else {
+                    break None;
+                };
+                if t < tag::STR {
+                    if key_due {
+                        break None;
                     }
+                    (Item::bytes(ItemType::Bin, body, body.as_ptr()), 1 + n)
+                } else {
+                    if !trust_utf8 && utf8::check_str(body).is_err() {
+                        break None;
+                    }
+                    if key_due && !key_fits(nodes, st.prev_key, body) {
+                        break None;
+                    }
+                    (Item::bytes(ItemType::Str, body, body.as_ptr()), 1 + n)
                 }
-                Err(e) => break Err(e),
+            } else {
+                match common_atom(t, buf.get(pos..).unwrap_or(&[])) {
+                    Some((Step::Leaf(item), used)) if !key_due => (item, used),
+                    Some((Step::Open(ty), _))
+                        if !key_due && st.depth < max_depth && len < nodes.len() =>
+                    {
+                        let idx = len as u32;
+                        len += 1;
+                        open_container(nodes, &mut st, idx, ty)?;
+                        pos += 1;
+                        continue;
+                    }
+                    Some((Step::Close, _))
+                        if st.cur != NONE && !(st.cur_type == ItemType::Map as u32 && !key_due) =>
+                    {
+                        pos += 1;
+                        if close_container(nodes, &mut st)? {
+                            break Some(st.root);
+                        }
+                        continue;
+                    }
+                    _ => break None,
+                }
+            };
+            let Some(slot) = nodes.get_mut(len) else {
+                break None;
+            };
+            *slot = item;
+            let idx = len as u32;
+            len += 1;
+            pos += used;
+            if key_due {
+                st.prev_key = idx;
+            }
+            if link(nodes, &mut st, idx)? {
+                break Some(idx);
             }
         };
+        self.len = len as u32;
         self.state = st;
-        result
+        *off = pos;
+        done
     }
 
     /// Decodes the atom at the start of `rest` into a parser step.
@@ -158,6 +244,9 @@ impl<'a> Items<'a, &mut [Item]> {
                 Step::Leaf(Item::bytes(ItemType::Bin, body, rest.as_ptr())),
                 used,
             ));
+        }
+        if let Some(fast) = common_atom(t, rest) {
+            return Ok(fast);
         }
         let (a, used) = atom::decode(rest)?;
         let int_header = rest.get(1..).unwrap_or(&[]).as_ptr();
@@ -188,7 +277,7 @@ impl<'a> Items<'a, &mut [Item]> {
             Atom::Float(f) => Step::Leaf(Item::bytes(ItemType::Float, f, f.as_ptr())),
             Atom::Tai64(l) => Step::Leaf(Item::bytes(ItemType::Tai64, l, l.as_ptr())),
             Atom::Magic(m) => Step::Leaf(Item::bytes(ItemType::Magic, m, m.as_ptr())),
-            // Handled above; kept for exhaustiveness.
+            // Strings are handled above; kept for exhaustiveness.
             Atom::Bin(b) => Step::Leaf(Item::bytes(ItemType::Bin, b, rest.as_ptr())),
             Atom::Str(s) => Step::Str(
                 Item::bytes(ItemType::Str, s.as_bytes(), rest.as_ptr()),
@@ -201,146 +290,60 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Applies one step; `Ok(true)` when the document is complete. On error
     /// nothing was changed, so the step can be retried (NoMem) or the
     /// document rolled back.
-    #[inline(always)]
     fn apply(&mut self, st: &mut ParseState, step: Step<'a>) -> Result<bool, Error> {
-        let parent = self.container_type(st.cur)?;
+        let parent = ItemType::from_u8(st.cur_type as u8);
         if parent == ItemType::Blob {
             return self.blob_chunk(st, step);
         }
         let key_due = parent == ItemType::Map && st.count % 2 == 0;
         match step {
-            Step::Close => self.close(st, parent),
+            Step::Close => match parent {
+                ItemType::Invalid => Err(Error::UnexpectedEoc),
+                ItemType::Map if !key_due => Err(Error::MapNoVal),
+                _ => close_container(self.nodes, st).ok_or(Error::Invalid),
+            },
             Step::Str(item, key) => {
                 if key_due {
-                    self.check_key(st, key)?;
+                    check_key(self.nodes, st.prev_key, key)?;
                 }
-                let idx = self.alloc(1)?;
-                self.place(idx, item)?;
+                let idx = self.push(item)?;
                 if key_due {
                     st.prev_key = idx;
                 }
-                Ok(self.append(st, idx)?)
+                link(self.nodes, st, idx).ok_or(Error::Invalid)
             }
             _ if key_due => Err(Error::MapBadKey),
             Step::Leaf(item) => {
-                let idx = self.alloc(1)?;
-                self.place(idx, item)?;
-                self.append(st, idx)
+                let idx = self.push(item)?;
+                link(self.nodes, st, idx).ok_or(Error::Invalid)
             }
-            Step::Open(t) => self.open(st, t, 1, 0),
-            Step::Blob(chunk) => self.open(st, ItemType::Blob, 2, chunk),
+            Step::Open(t) => self.open(st, t, None),
+            Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
         }
     }
 
-    /// Type of the open container `cur` (`Invalid` at top level).
-    #[inline(always)]
-    fn container_type(&self, cur: u32) -> Result<ItemType, Error> {
-        if cur == NONE {
-            return Ok(ItemType::Invalid);
-        }
-        Ok(self.node(cur)?.item_type())
-    }
-
-    #[inline(always)]
-    fn place(&mut self, idx: u32, item: Item) -> Result<(), Error> {
+    /// Appends `item` to the pool.
+    fn push(&mut self, item: Item) -> Result<u32, Error> {
+        let idx = self.alloc(1)?;
         *self.node_mut(idx)? = item;
-        Ok(())
+        Ok(idx)
     }
 
-    /// A MAP key must be a non-empty STR above the previous key.
-    #[inline(always)]
-    fn check_key(&self, st: &ParseState, key: &[u8]) -> Result<(), Error> {
-        if key.is_empty() {
-            return Err(Error::MapBadKey);
-        }
-        if st.prev_key != NONE {
-            let prev = payload(self.node(st.prev_key)?);
-            if !key_above(key, prev) {
-                return Err(Error::MapUnordered);
-            }
-        }
-        Ok(())
-    }
-
-    /// Links the new node `idx` as the last child of `cur` (or as the
-    /// root). `Ok(true)` when that completes the document.
-    #[inline(always)]
-    fn append(&mut self, st: &mut ParseState, idx: u32) -> Result<bool, Error> {
-        if st.last != NONE {
-            self.node_mut(st.last)?.next = idx;
-        } else if st.cur != NONE {
-            self.node_mut(st.cur)?.links_mut().first = idx;
-        } else {
-            st.root = idx;
-        }
-        st.last = idx;
-        st.count = st.count.wrapping_add(1);
-        if st.cur == NONE {
-            self.node_mut(idx)?.next = UNLINKED;
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// Opens a container of `slots` nodes (BLOB: 2, the second holding the
-    /// chunk length).
+    /// Opens a container; a BLOB takes a second slot for its chunk length.
     fn open(
         &mut self,
         st: &mut ParseState,
         t: ItemType,
-        slots: u32,
-        chunk: u64,
+        blob_chunk: Option<u64>,
     ) -> Result<bool, Error> {
-        let depth = st.depth + 1;
-        if self.opts.max_depth != 0 && depth > self.opts.max_depth {
+        if self.opts.max_depth != 0 && st.depth >= self.opts.max_depth {
             return Err(Error::DeepRecursion);
         }
-        let idx = self.alloc(slots)?;
-        self.place(idx, Item::container(t, st.cur))?;
-        if slots == 2 {
-            self.place(idx + 1, Item::blob_ext(chunk))?;
+        let idx = self.alloc(if blob_chunk.is_some() { 2 } else { 1 })?;
+        if let Some(chunk) = blob_chunk {
+            *self.node_mut(idx + 1)? = Item::blob_ext(chunk);
         }
-        self.append(st, idx)?;
-        // While open, the container's `next` keeps its parent's count.
-        self.node_mut(idx)?.next = st.count;
-        *st = ParseState {
-            cur: idx,
-            last: NONE,
-            count: 0,
-            depth,
-            prev_key: NONE,
-            ..*st
-        };
-        Ok(false)
-    }
-
-    /// Closes `cur` (EOC, or the end of a BLOB). `Ok(true)` when it was the
-    /// root.
-    fn close(&mut self, st: &mut ParseState, t: ItemType) -> Result<bool, Error> {
-        match t {
-            ItemType::Invalid => return Err(Error::UnexpectedEoc),
-            ItemType::Map if st.count % 2 == 1 => return Err(Error::MapNoVal),
-            _ => {}
-        }
-        let c = st.cur;
-        let node = self.node_mut(c)?;
-        let parent_count = node.next;
-        node.next = NONE;
-        node.set_size(st.count as usize);
-        let parent = node.links().parent;
-        st.cur = parent;
-        st.last = c;
-        st.count = parent_count;
-        st.depth -= 1;
-        if parent == NONE {
-            self.node_mut(c)?.next = UNLINKED;
-            return Ok(true);
-        }
-        // A container inside a MAP is a value; its key is the node made
-        // just before it.
-        if self.node(parent)?.item_type() == ItemType::Map {
-            st.prev_key = c.wrapping_sub(1);
-        }
+        open_container(self.nodes, st, idx, t).ok_or(Error::Invalid)?;
         Ok(false)
     }
 
@@ -353,20 +356,149 @@ impl<'a> Items<'a, &mut [Item]> {
             return Err(Error::BlobBadTerm);
         }
         let chunk_minus_one = self.node(st.cur + 1)?.raw_u64();
-        let len = payload(&item).len() as u64;
-        let full = len != 0 && len - 1 == chunk_minus_one;
-        if len != 0 && len - 1 > chunk_minus_one {
-            return Err(Error::BlobBadChunk);
-        }
-        let idx = self.alloc(1)?;
-        self.place(idx, item)?;
-        self.append(st, idx)?;
+        let full = chunk_fits(payload(&item).len(), chunk_minus_one)?;
+        let idx = self.push(item)?;
+        link(self.nodes, st, idx).ok_or(Error::Invalid)?;
         if full {
             Ok(false)
         } else {
-            self.close(st, ItemType::Blob)
+            close_container(self.nodes, st).ok_or(Error::Invalid)
         }
     }
+}
+
+/// Links the new node `idx` as the last child of the open container (or as
+/// the root). `Some(true)` when that completes the document. `None` only
+/// for a broken state (an index outside the pool).
+#[inline(always)]
+fn link(nodes: &mut [Item], st: &mut ParseState, idx: u32) -> Option<bool> {
+    if st.last != NONE {
+        nodes.get_mut(st.last as usize)?.next = idx;
+    } else if st.cur != NONE {
+        nodes.get_mut(st.cur as usize)?.links_mut().first = idx;
+    } else {
+        st.root = idx;
+    }
+    st.last = idx;
+    st.count = st.count.wrapping_add(1);
+    if st.cur == NONE {
+        nodes.get_mut(idx as usize)?.next = UNLINKED;
+        return Some(true);
+    }
+    Some(false)
+}
+
+/// Makes node `idx` (already reserved) an open container of type `t` in
+/// the current one and descends into it. The open container's `next`
+/// field keeps its parent's child count until it closes.
+#[inline(always)]
+fn open_container(nodes: &mut [Item], st: &mut ParseState, idx: u32, t: ItemType) -> Option<()> {
+    *nodes.get_mut(idx as usize)? = Item::container(t, st.cur);
+    link(nodes, st, idx)?;
+    nodes.get_mut(idx as usize)?.next = st.count;
+    *st = ParseState {
+        cur: idx,
+        last: NONE,
+        count: 0,
+        depth: st.depth + 1,
+        prev_key: NONE,
+        cur_type: t as u32,
+        ..*st
+    };
+    Some(())
+}
+
+/// Closes the open container and returns to its parent. `Some(true)` when
+/// it was the document's root.
+#[inline(always)]
+fn close_container(nodes: &mut [Item], st: &mut ParseState) -> Option<bool> {
+    let c = st.cur;
+    let node = nodes.get_mut(c as usize)?;
+    let parent_count = node.next;
+    node.next = NONE;
+    node.set_size(st.count as usize);
+    let parent = node.links().parent;
+    st.cur = parent;
+    st.last = c;
+    st.count = parent_count;
+    st.depth -= 1;
+    if parent == NONE {
+        nodes.get_mut(c as usize)?.next = UNLINKED;
+        st.cur_type = ItemType::Invalid as u32;
+        return Some(true);
+    }
+    let parent_type = nodes.get(parent as usize)?.item_type();
+    st.cur_type = parent_type as u32;
+    // A container inside a MAP is a value; its key is the node made just
+    // before it.
+    if parent_type == ItemType::Map {
+        st.prev_key = c.wrapping_sub(1);
+    }
+    Some(false)
+}
+
+/// A MAP key must be a non-empty STR above the previous key.
+#[inline(always)]
+fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(), Error> {
+    if key.is_empty() {
+        return Err(Error::MapBadKey);
+    }
+    if prev_key != NONE {
+        let prev = payload(nodes.get(prev_key as usize).ok_or(Error::Invalid)?);
+        if !key_above(key, prev) {
+            return Err(Error::MapUnordered);
+        }
+    }
+    Ok(())
+}
+
+/// [`check_key`] as a verdict, for the fast loop.
+#[inline(always)]
+fn key_fits(nodes: &[Item], prev_key: u32, key: &[u8]) -> bool {
+    check_key(nodes, prev_key, key).is_ok()
+}
+
+/// Whether a BLOB chunk of `len` bytes is full (`true`) or the last one
+/// (`false`); longer than the chunk length is an error.
+#[inline]
+pub(crate) fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error> {
+    let len = len as u64;
+    if len != 0 && len - 1 > chunk_minus_one {
+        return Err(Error::BlobBadChunk);
+    }
+    Ok(len != 0 && len - 1 == chunk_minus_one)
+}
+
+/// The most frequent atoms, decoded inline: NIL, FALSE, TRUE, LIST, MAP,
+/// EOC and integers of up to 8 magnitude bytes that fit `u64`/`i64`. `None`
+/// leaves the atom (and any error in it) to the full decoder.
+#[inline(always)]
+fn common_atom<'a>(t: u8, rest: &[u8]) -> Option<(Step<'a>, usize)> {
+    let step = match t {
+        tag::EOC => Step::Close,
+        tag::NIL => Step::Leaf(Item::plain(ItemType::Nil)),
+        tag::FALSE => Step::Leaf(Item::plain(ItemType::False)),
+        tag::TRUE => Step::Leaf(Item::plain(ItemType::True)),
+        tag::LIST => Step::Open(ItemType::List),
+        tag::MAP => Step::Open(ItemType::Map),
+        tag::PINT | tag::NINT => {
+            let head = *rest.get(1)?;
+            let n = usize::from(head ^ tag::BIN);
+            let magnitude = rest.get(2..2 + n)?; // also rules out non-BIN heads (n >= 64)
+            if n > 8 || magnitude.first() == Some(&0) {
+                return None;
+            }
+            let v = atom::be_u64(magnitude);
+            let item = if t == tag::PINT {
+                Item::uint(v)
+            } else {
+                Item::nint(-1 - i64::try_from(v).ok()?)
+            };
+            return Some((Step::Leaf(item), 2 + n));
+        }
+        _ => return None,
+    };
+    Some((step, 1))
 }
 
 /// Whether MAP key `key` sorts strictly above `prev`: by length, then
@@ -397,12 +529,8 @@ pub fn count_nodes(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> 
             let Atom::Bin(b) = a else {
                 return Err(Error::BlobBadTerm);
             };
-            let len = b.len() as u64;
             nodes += 1;
-            if len != 0 && len - 1 > chunk_minus_one {
-                return Err(Error::BlobBadChunk);
-            }
-            if len == 0 || len - 1 < chunk_minus_one {
+            if !chunk_fits(b.len(), chunk_minus_one)? {
                 blob_chunk = None;
                 depth -= 1;
                 if depth == 0 {
