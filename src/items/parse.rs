@@ -194,7 +194,7 @@ impl<'a> Items<'a, &mut [Item]> {
                         continue;
                     }
                     Some((Step::Close, _))
-                        if st.cur != NONE && !(st.cur_type == ItemType::Map as u32 && !key_due) =>
+                        if st.cur != NONE && (key_due || st.cur_type != ItemType::Map as u32) =>
                     {
                         pos += 1;
                         if close_container(nodes, &mut st)? {
