@@ -88,6 +88,11 @@ impl YACAtom {
 /// A LIST or MAP atom is just its opening tag; EOC is an atom; a BLOB atom
 /// is its 9-byte header, its chunks follow as BIN atoms; +INT/-INT are
 /// decoded with their BIN body. `buf` may be NULL only when `len` is 0.
+///
+/// # Safety
+/// `got` and `atom` must each be NULL or point to a writable object of
+/// their type; `buf` must point to `len` readable bytes. None of them is
+/// kept after the call, but byte values in `*atom` point into `buf`.
 #[no_mangle]
 pub unsafe extern "C" fn YACAtomDecode(
     got: *mut usize,

@@ -278,6 +278,11 @@ pub extern "C" fn YACErr2Str(err: c_int) -> *const c_char {
     text.as_ptr().cast()
 }
 
+/// The C type of an atom.
+pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
+    a.item_type().into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,9 +319,4 @@ mod tests {
         }
         assert_eq!(ERR_TEXT[0], "no error\0");
     }
-}
-
-/// The C type of an atom.
-pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
-    a.item_type().into()
 }
