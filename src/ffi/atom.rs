@@ -101,10 +101,15 @@ pub unsafe extern "C" fn YACAtomDecode(
     len: usize,
 ) -> YACErr {
     run(|| {
-        // SAFETY: the C API contract: `got` and `atom` point to writable
-        // objects and `buf` to `len` readable bytes (NULL checked inside).
-        let (got, atom, buf) = unsafe { (out(got)?, out(atom)?, input(buf, len)?) };
+        // SAFETY: the C API contract: `got` points to a writable `size_t`
+        // (NULL checked inside).
+        let got = unsafe { out(got) }?;
+        // Zeroed first, so that every error but NotEnough leaves it 0, bad
+        // arguments included.
         *got = 0;
+        // SAFETY: the C API contract: `atom` points to a writable object and
+        // `buf` to `len` readable bytes (NULL checked inside).
+        let (atom, buf) = unsafe { (out(atom)?, input(buf, len)?) };
         match atom::decode(buf) {
             Ok((a, used)) => {
                 *atom = YACAtom::from_core(&a, buf[0]);
