@@ -112,7 +112,10 @@ pub unsafe extern "C" fn YACAtomDecode(
         let (atom, buf) = unsafe { (out(atom)?, input(buf, len)?) };
         match atom::decode(buf) {
             Ok((a, used)) => {
-                *atom = YACAtom::from_core(&a, buf[0]);
+                // `decode` succeeded, so `buf` is not empty; `first` keeps
+                // a panicking index out of the C entry point.
+                let tag = buf.first().copied().unwrap_or(0);
+                *atom = YACAtom::from_core(&a, tag);
                 *got = used;
                 Ok(())
             }
