@@ -504,3 +504,91 @@ pub static INVALID_STREAM: &[InvalidStream] = &[
     InvalidStream { name: "BLOB without its last chunk", hex: "0B 0000000000000004 85 3132333435", err: Error::NotEnough(1), at: 15 },
     InvalidStream { name: "MAP key without its value", hex: "09 C161", err: Error::NotEnough(1), at: 3 },
 ];
+
+/// A container frame of [`check_containers`].
+enum Frame<'a> {
+    List,
+    Map {
+        /// The previous key, to check the order.
+        last_key: Option<&'a str>,
+        /// A key (or EOC) is due rather than a value.
+        want_key: bool,
+    },
+}
+
+/// The container rules of FORMAT.md (LIST/MAP nesting, MAP keys, BLOB
+/// chunks) over a sequence of already valid atoms: a small reference for
+/// the test data, not the library's validator. Returns the first fault and
+/// the offset of its atom; an unfinished container gives `NotEnough(1)` at
+/// the end of the input.
+pub fn check_containers(atoms: &[Spanned<'_>], end: usize) -> Result<(), (Error, usize)> {
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    // Inside a BLOB: the chunk length minus one.
+    let mut blob: Option<u64> = None;
+    for (atom, range) in atoms {
+        let at = range.start;
+        if let Some(minus_one) = blob {
+            let Atom::Bin(chunk) = atom else {
+                return Err((Error::BlobBadTerm, at));
+            };
+            let len = chunk.len() as u64;
+            if len > minus_one && len - minus_one > 1 {
+                return Err((Error::BlobBadChunk, at));
+            }
+            if len <= minus_one {
+                blob = None; // the shorter, last chunk
+            }
+            continue;
+        }
+        if let Some(Frame::Map {
+            last_key,
+            want_key: want_key @ true,
+        }) = stack.last_mut()
+        {
+            match atom {
+                Atom::Eoc => {
+                    stack.pop();
+                }
+                Atom::Str(key) if !key.is_empty() => {
+                    if let Some(prev) = last_key {
+                        if (key.len(), key.as_bytes()) <= (prev.len(), prev.as_bytes()) {
+                            return Err((Error::MapUnordered, at));
+                        }
+                    }
+                    *last_key = Some(key);
+                    *want_key = false;
+                }
+                _ => return Err((Error::MapBadKey, at)),
+            }
+            continue;
+        }
+        // A value (or EOC) is due.
+        if let Atom::Eoc = atom {
+            match stack.pop() {
+                None => return Err((Error::UnexpectedEoc, at)),
+                Some(Frame::Map { .. }) => return Err((Error::MapNoVal, at)),
+                Some(Frame::List) => {}
+            }
+            continue;
+        }
+        if let Some(Frame::Map { want_key, .. }) = stack.last_mut() {
+            *want_key = true;
+        }
+        match atom {
+            Atom::List => stack.push(Frame::List),
+            Atom::Map => stack.push(Frame::Map {
+                last_key: None,
+                want_key: true,
+            }),
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => blob = Some(*chunk_len_minus_one),
+            _ => {}
+        }
+    }
+    if stack.is_empty() && blob.is_none() {
+        Ok(())
+    } else {
+        Err((Error::NotEnough(1), end))
+    }
+}
