@@ -82,6 +82,31 @@ pub fn bytes(hex: &str) -> Vec<u8> {
     out
 }
 
+/// Encodes `atoms` one after another with `encode` (the signature of
+/// `yac::enc::encode`) into a buffer of exactly `len` bytes, so an encoder
+/// that asks for more room than it writes fails too. The encoder test is:
+///
+/// ```ignore
+/// for v in VALID {
+///     let want = bytes(v.hex);
+///     assert_eq!(reencode(v.atoms, want.len(), yac::enc::encode), Ok(want), "{}", v.name);
+/// }
+/// ```
+pub fn reencode(
+    atoms: &[Atom<'_>],
+    len: usize,
+    encode: impl Fn(&Atom<'_>, &mut [u8]) -> Result<usize, Error>,
+) -> Result<Vec<u8>, Error> {
+    let mut out = vec![0u8; len];
+    let mut off = 0;
+    for atom in atoms {
+        let rest = out.get_mut(off..).ok_or(Error::NoMem)?;
+        off += encode(atom, rest)?;
+    }
+    out.truncate(off);
+    Ok(out)
+}
+
 /// One atom of a decoded stream and where it lies in the input.
 pub type Spanned<'a> = (Atom<'a>, Range<usize>);
 
