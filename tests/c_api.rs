@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::native::{self, C_FLAGS, SANITIZE, SYSTEM_LIBS};
+use common::native::{self, SANITIZE};
 use common::vectors::{bytes, walk, INVALID_ATOM, VALID};
 use yac::ffi::{YACErr, YACItemType};
 use yac::{Atom, Error};
@@ -155,22 +155,10 @@ fn generate_vectors(dir: &Path) -> PathBuf {
     path
 }
 
-/// Compiles `src` with `lib` into `exe` and runs it; panics on failure.
+/// Builds `src` against `lib` (and the generated vectors in `gen`) into
+/// `exe` and runs it; panics on failure.
 fn compile_and_run(src: &Path, lib: &Path, gen: &Path, exe: &Path, extra: &[&str]) {
-    let include = native::manifest_dir().join("include");
-    let mut cc = native::compiler(false);
-    cc.args(C_FLAGS)
-        .args(extra)
-        .arg("-I")
-        .arg(&include)
-        .arg("-I")
-        .arg(gen)
-        .arg(src)
-        .arg(lib)
-        .args(SYSTEM_LIBS)
-        .arg("-o")
-        .arg(exe);
-    native::run(&mut cc);
+    native::build_c_program(src, &[gen], lib, extra, exe);
     let out = native::run(&mut Command::new(exe));
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{}: {}", exe.display(), stdout.trim_end());

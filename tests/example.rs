@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::native::{self, C_FLAGS, SANITIZE, SYSTEM_LIBS};
+use common::native::{self, SANITIZE};
 use common::vectors::{bytes, check_containers, walk};
 use yac::Atom;
 
@@ -50,18 +50,7 @@ fn sample_is_its_annotated_hex_and_valid() {
 fn build_print_atoms(extra: &[&str], name: &str) -> PathBuf {
     let lib = native::build_release_lib(&native::target_dir(), &[]);
     let exe = native::c_out_dir().join(name);
-    let mut cc = native::compiler(false);
-    cc.args(C_FLAGS)
-        .args(extra)
-        .arg("-I")
-        .arg(native::manifest_dir().join("include"))
-        .arg(example_dir().join("print_atoms.c"))
-        .arg(&lib)
-        .args(SYSTEM_LIBS)
-        .arg("-o")
-        .arg(&exe);
-    native::run(&mut cc);
-    exe
+    native::build_c_program(&example_dir().join("print_atoms.c"), &[], &lib, extra, &exe)
 }
 
 fn print_atoms(exe: &Path, file: &Path) -> Output {
@@ -149,17 +138,7 @@ fn readme_quick_start_runs() {
     let src = dir.join("readme_quick_start.c");
     fs::write(&src, code).expect("writable");
     let lib = native::build_release_lib(&native::target_dir(), &[]);
-    let exe = dir.join("readme_quick_start");
-    let mut cc = native::compiler(false);
-    cc.args(C_FLAGS)
-        .arg("-I")
-        .arg(native::manifest_dir().join("include"))
-        .arg(&src)
-        .arg(&lib)
-        .args(SYSTEM_LIBS)
-        .arg("-o")
-        .arg(&exe);
-    native::run(&mut cc);
+    let exe = native::build_c_program(&src, &[], &lib, &[], &dir.join("readme_quick_start"));
     let out = native::run(&mut Command::new(&exe));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "uint 123\n");
 }

@@ -87,6 +87,29 @@ pub fn compiler(cpp: bool) -> Command {
         .to_command()
 }
 
+/// Compiles the C program `src` with the strict flags plus `extra`, with
+/// `include/` and `includes` on the include path, links it with `lib` (and
+/// the system libraries it needs) into `exe`, and returns `exe`.
+pub fn build_c_program(
+    src: &Path,
+    includes: &[&Path],
+    lib: &Path,
+    extra: &[&str],
+    exe: &Path,
+) -> PathBuf {
+    let mut cc = compiler(false);
+    cc.args(C_FLAGS)
+        .args(extra)
+        .arg("-I")
+        .arg(manifest_dir().join("include"));
+    for dir in includes {
+        cc.arg("-I").arg(dir);
+    }
+    cc.arg(src).arg(lib).args(SYSTEM_LIBS).arg("-o").arg(exe);
+    run(&mut cc);
+    exe.to_path_buf()
+}
+
 /// The strict C flags every C file of the project compiles with.
 pub const C_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
 
