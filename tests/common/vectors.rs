@@ -385,22 +385,22 @@ pub static VALID: &[Valid] = &[
     },
 ];
 
-const A60: &str = match core::str::from_utf8(&[b'a'; 60]) {
-    Ok(s) => s,
-    Err(_) => panic!(),
-};
-const A61: &str = match core::str::from_utf8(&[b'a'; 61]) {
-    Ok(s) => s,
-    Err(_) => panic!(),
-};
-const A317: &str = match core::str::from_utf8(&[b'a'; 317]) {
-    Ok(s) => s,
-    Err(_) => panic!(),
-};
-const A65853: &str = match core::str::from_utf8(&[b'a'; 65853]) {
-    Ok(s) => s,
-    Err(_) => panic!(),
-};
+const A60: &str = ascii(&[b'a'; 60]);
+const A61: &str = ascii(&[b'a'; 61]);
+const A317: &str = ascii(&[b'a'; 317]);
+const A65853: &str = ascii(&[b'a'; 65853]);
+
+/// A `&str` of ASCII bytes in a constant (`str::from_utf8` is not `const`
+/// on the crate's minimum Rust version).
+const fn ascii(bytes: &'static [u8]) -> &'static str {
+    let mut i = 0;
+    while i < bytes.len() {
+        assert!(bytes[i].is_ascii(), "ASCII only");
+        i += 1;
+    }
+    // SAFETY: every byte was just checked to be ASCII, hence valid UTF-8.
+    unsafe { core::str::from_utf8_unchecked(bytes) }
+}
 const BIG62: [u8; 62] = {
     let mut m = [0u8; 62];
     m[0] = 1;
@@ -450,7 +450,7 @@ pub static INVALID_ATOM: &[Invalid] = &[
     Invalid { name: "STR overlong 3-byte", hex: "C3 E08080", err: Error::BadUtf8 },
     Invalid { name: "STR with NUL after ASCII", hex: "C4 61626300", err: Error::BadUtf8 },
     Invalid { name: "STR length overflow", hex: "FF FFFFFFFFFFFFFFFF", err: Error::LenTooBig },
-    Invalid { name: "length 2^64 - 1 (no overflow of the offset, of the total)", hex: "BF FFFFFFFFFFFEFEC2", err: Error::LenTooBig },
+    Invalid { name: "length 2^64 - 1: header + length overflows", hex: "BF FFFFFFFFFFFEFEC2", err: Error::LenTooBig },
     Invalid { name: "length just overflowing 64 bits", hex: "BF FFFFFFFFFFFEFEC3", err: Error::LenTooBig },
     Invalid { name: "long length beyond the input", hex: "BF 00000000FFFFFFFF", err: Error::NotEnough(0xFFFF_FFFF + 65853) },
     // Floats.
