@@ -266,6 +266,12 @@ extern "C" {
 // values give "unknown error". The string must not be freed or modified.
 const char *YACErr2Str(int err);
 
+// The library's version, "MAJOR.MINOR.PATCH", NUL-terminated: the
+// version of the library actually linked, which a program can compare with
+// the `YAC_VERSION` it was compiled against. A static string: never free
+// or modify it.
+const char *YACVersion(void);
+
 // Decodes and fully validates one atom at `buf` (`len` bytes).
 //
 // On `YACErrNo`, `*atom` is filled and `*got` is the number of bytes the

@@ -280,6 +280,19 @@ pub extern "C" fn YACErr2Str(err: c_int) -> *const c_char {
     text.as_ptr().cast()
 }
 
+/// The library's version, "MAJOR.MINOR.PATCH", NUL-terminated: the
+/// version of the library actually linked, which a program can compare with
+/// the `YAC_VERSION` it was compiled against. A static string: never free
+/// or modify it.
+#[no_mangle]
+pub extern "C" fn YACVersion() -> *const c_char {
+    VERSION.as_ptr().cast()
+}
+
+/// The crate version from Cargo.toml, NUL-terminated (the header's
+/// `YAC_VERSION` macros come from the same field).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+
 /// The C type of an atom.
 pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
     a.item_type().into()
@@ -320,5 +333,17 @@ mod tests {
             assert_eq!(ERR_TEXT[code].trim_end_matches('\0'), e.as_str());
         }
         assert_eq!(ERR_TEXT[0], "no error\0");
+    }
+
+    #[test]
+    fn version_is_the_crate_version() {
+        // SAFETY: YACVersion returns a static NUL-terminated string.
+        let v = unsafe { core::ffi::CStr::from_ptr(YACVersion()) };
+        assert_eq!(v.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+        let mut parts = env!("CARGO_PKG_VERSION").split('.');
+        for _ in 0..3 {
+            assert!(parts.next().is_some_and(|p| p.parse::<u32>().is_ok()));
+        }
+        assert_eq!(parts.next(), None, "MAJOR.MINOR.PATCH");
     }
 }
