@@ -45,7 +45,7 @@ pub fn run(cmd: &mut Command) -> Output {
 /// README does: `cargo rustc --release --lib --crate-type staticlib`, plus
 /// `extra` arguments.
 ///
-/// Why not `cargo build`: with `crate-type = [staticlib, cdylib, rlib]`
+/// Why not `cargo build`: with `crate-type = [staticlib, rlib]`
 /// cargo cannot apply the release profile's LTO (rlibs are never LTO'd), so
 /// `cargo build` gives an archive of whole, separately compiled objects
 /// (all of core, std) instead of one optimised object.
