@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Every check of the project: formatting, clippy with warnings as errors, and
-# all tests (Rust unit and conformance tests, the C tests plain and under
-# ASan/UBSan, the header and freestanding-symbol checks, the C example).
+# Every check of the project: formatting, clippy with warnings as errors,
+# warning-free API docs, and all tests (Rust unit and conformance tests, the
+# C tests plain and under ASan/UBSan, the header and freestanding-symbol
+# checks, the C example, make install + pkg-config, the yac tool, the
+# README's programs).
 set -euo pipefail
 cd "$(dirname "$0")"
 
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 cargo test

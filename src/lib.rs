@@ -30,6 +30,11 @@ pub mod utf8;
 pub use atom::{Atom, ItemType};
 pub use error::Error;
 
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// A freestanding build has no std to supply the panic handler. Panics are
 /// unreachable by construction (and checked by a symbol test); should one
 /// happen anyway, stopping the core is the only safe response.

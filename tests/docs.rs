@@ -1,0 +1,149 @@
+//! Documentation checks: every declaration of the public header carries a
+//! doc comment (the Rust doc comments cbindgen copies), and the README
+//! shows the commands that exist.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::native;
+
+fn read(path: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The first line of every top-level declaration in `yac.h` (functions,
+/// structs, unions, enums, typedefs) with the line before it.
+fn declarations(header: &str) -> Vec<(&str, &str)> {
+    let lines: Vec<&str> = header.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let top = !line.is_empty() && !line.starts_with([' ', '#', '/', '}', '*']);
+        let is_decl = line.contains('(')
+            || line.starts_with("struct ")
+            || line.starts_with("union ")
+            || line.starts_with("enum ")
+            || line.starts_with("typedef ");
+        if top && is_decl && !line.starts_with("extern \"C\"") {
+            out.push((*line, if i > 0 { lines[i - 1] } else { "" }));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_header_declaration_is_documented() {
+    let header = read("include/yac.h");
+    let decls = declarations(&header);
+    assert!(decls.len() > 60, "found only {} declarations", decls.len());
+    let undocumented: Vec<&str> = decls
+        .iter()
+        .filter(|(_, before)| !before.starts_with("//") && !before.ends_with("*/"))
+        .map(|(line, _)| *line)
+        .collect();
+    assert!(undocumented.is_empty(), "no doc comment: {undocumented:#?}");
+    // Functions say what they do with their pointers.
+    let functions = decls
+        .iter()
+        .filter(|(l, _)| l.contains('(') && !l.starts_with("typedef"));
+    for (line, _) in functions.filter(|(l, _)| l.contains('*')) {
+        let at = header.find(line).unwrap();
+        let doc_start = header[..at].rfind("\n\n").unwrap_or(0);
+        let doc = &header[doc_start..at];
+        assert!(
+            doc.contains("# Safety") || doc.contains("static") || doc.contains("free"),
+            "{line}: no pointer contract in its comment"
+        );
+    }
+}
+
+#[test]
+fn readme_covers_the_tools_and_the_api() {
+    let readme = read("README.md");
+    for needle in [
+        "make install PREFIX=",
+        "pkg-config --cflags --libs yac",
+        "pkg-config --static",
+        "yac print",
+        "yac atoms",
+        "yac check",
+        "yac to-json",
+        "yac from-json",
+        "YACVersion",
+        "YACItemsNodesNeeded",
+        "YACItemsInsertAfter",
+        "cyac",
+    ] {
+        assert!(readme.contains(needle), "README lacks {needle:?}");
+    }
+    // Every special JSON form the tool reads is documented.
+    let convert = read("src/bin/yac/convert.rs");
+    for form in [
+        "$bin", "$hexlet", "$tai64", "$float", "$magic", "$blob", "$map",
+    ] {
+        assert!(
+            convert.contains(&format!("\"{form}\"")),
+            "{form} in convert.rs"
+        );
+        assert!(
+            readme.contains(&format!("\"{form}\"")),
+            "README lacks {form}"
+        );
+    }
+}
+
+/// Every fenced block of `text` as (info string, body).
+fn fenced_blocks(text: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        let after = &rest[open + 3..];
+        let Some(eol) = after.find('\n') else { break };
+        let info = &after[..eol];
+        let body_start = &after[eol + 1..];
+        let Some(close) = body_start.find("\n```") else {
+            break;
+        };
+        out.push((info.trim(), &body_start[..close + 1]));
+        rest = &body_start[close + 4..];
+    }
+    out
+}
+
+/// Every complete C program of the README (a ```c block with `main`)
+/// compiles with the strict flags against the release `libyac.a`, runs
+/// successfully, and prints what the ```text block right after it shows.
+#[test]
+fn readme_c_programs_run() {
+    let readme = read("README.md");
+    let blocks = fenced_blocks(&readme);
+    let programs: Vec<usize> = (0..blocks.len())
+        .filter(|&i| blocks[i].0 == "c" && blocks[i].1.contains("int main(void)"))
+        .collect();
+    assert!(programs.len() >= 2, "the quick-start and the tree example");
+    let dir = native::c_out_dir();
+    let lib = native::build_release_lib(&native::target_dir(), &[]);
+    for (n, &i) in programs.iter().enumerate() {
+        let src = dir.join(format!("readme_program_{n}.c"));
+        std::fs::write(&src, blocks[i].1).unwrap();
+        let exe = native::build_c_program(
+            &src,
+            &[],
+            &lib,
+            &[],
+            &dir.join(format!("readme_program_{n}")),
+        );
+        let out = native::run(&mut std::process::Command::new(&exe));
+        // The output block must follow the program directly.
+        let body_end = readme.find(blocks[i].1).unwrap() + blocks[i].1.len() + 3;
+        let next_text = readme[body_end..].trim_start().starts_with("```text");
+        if next_text {
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                blocks[i + 1].1,
+                "program {n}"
+            );
+        }
+    }
+}
