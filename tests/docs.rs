@@ -122,6 +122,13 @@ fn readme_c_programs_run() {
         .filter(|&i| blocks[i].0 == "c" && blocks[i].1.contains("int main(void)"))
         .collect();
     assert!(programs.len() >= 2, "the quick-start and the tree example");
+    // tests/example.rs runs the first ```c block as the quick-start.
+    let first_c = blocks.iter().position(|b| b.0 == "c");
+    assert_eq!(
+        first_c,
+        programs.first().copied(),
+        "the first C block is a program"
+    );
     let dir = native::c_out_dir();
     let lib = native::build_release_lib(&native::target_dir(), &[]);
     for (n, &i) in programs.iter().enumerate() {
