@@ -164,9 +164,7 @@ impl<'a> Items<'a, &mut [Item]> {
             let key_due = st.cur_type == ItemType::Map as u32 && st.count & 1 == 0;
             let (item, used) = if t >= tag::BIN {
                 let n = usize::from(t & 0x3F);
-                let Some(body) = buf.get(pos + 1..pos + 1 + n).filter(|_| n <= 60) else {
-                    break None;
-                };
+                let Some(body) = buf.get(pos + 1..pos + 1 + n).filter(|_| n <= 60) else { break None };
                 if t < tag::STR {
                     if key_due {
                         break None;
@@ -181,29 +179,41 @@ impl<'a> Items<'a, &mut [Item]> {
                     }
                     (Item::bytes(ItemType::Str, body, body.as_ptr()), 1 + n)
                 }
-            } else {
-                match common_atom(t, buf.get(pos..).unwrap_or(&[])) {
-                    Some((Step::Leaf(item), used)) if !key_due => (item, used),
-                    Some((Step::Open(ty), _))
-                        if !key_due && st.depth < max_depth && len < nodes.len() =>
-                    {
-                        let idx = len as u32;
-                        len += 1;
-                        open_container(nodes, &mut st, idx, ty)?;
-                        pos += 1;
-                        continue;
-                    }
-                    Some((Step::Close, _))
-                        if st.cur != NONE && (key_due || st.cur_type != ItemType::Map as u32) =>
-                    {
-                        pos += 1;
-                        if close_container(nodes, &mut st)? {
-                            break Some(st.root);
-                        }
-                        continue;
-                    }
-                    _ => break None,
+            } else if key_due && t != tag::EOC {
+                break None;
+            } else if t == tag::PINT || t == tag::NINT {
+                let Some((v, used)) = small_int(buf, pos) else { break None };
+                let item = if t == tag::PINT {
+                    Item::uint(v)
+                } else {
+                    let Ok(small) = i64::try_from(v) else { break None };
+                    Item::nint(-1 - small)
+                };
+                (item, used)
+            } else if t == tag::LIST || t == tag::MAP {
+                if st.depth >= max_depth || len >= nodes.len() {
+                    break None;
                 }
+                let ty = if t == tag::LIST { ItemType::List } else { ItemType::Map };
+                open_container(nodes, &mut st, len as u32, ty)?;
+                len += 1;
+                pos += 1;
+                continue;
+            } else if t == tag::EOC {
+                // EOC at top level or after a MAP key: the exact path says why.
+                if st.cur == NONE || (st.cur_type == ItemType::Map as u32 && !key_due) {
+                    break None;
+                }
+                pos += 1;
+                if close_container(nodes, &mut st)? {
+                    break Some(st.root);
+                }
+                continue;
+            } else if (tag::NIL..=tag::TRUE).contains(&t) {
+                let ty = [ItemType::Nil, ItemType::False, ItemType::True][usize::from(t - tag::NIL) % 3];
+                (Item::plain(ty), 1)
+            } else {
+                break None;
             };
             let Some(slot) = nodes.get_mut(len) else {
                 break None;
@@ -427,11 +437,10 @@ fn close_container(nodes: &mut [Item], st: &mut ParseState) -> Option<bool> {
         st.cur_type = ItemType::Invalid as u32;
         return Some(true);
     }
-    let parent_type = nodes.get(parent as usize)?.item_type();
-    st.cur_type = parent_type as u32;
+    st.cur_type = nodes.get(parent as usize)?.type_bits();
     // A container inside a MAP is a value; its key is the node made just
     // before it.
-    if parent_type == ItemType::Map {
+    if st.cur_type == ItemType::Map as u32 {
         st.prev_key = c.wrapping_sub(1);
     }
     Some(false)
@@ -467,6 +476,26 @@ pub(crate) fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error
         return Err(Error::BlobBadChunk);
     }
     Ok(len != 0 && len - 1 == chunk_minus_one)
+}
+
+/// An integer body (BIN of at most 8 bytes, minimal) after the tag at
+/// `buf[pos]`: its value and the atom's length. `None` for anything else.
+#[inline(always)]
+fn small_int(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
+    let n = usize::from(*buf.get(pos + 1)? ^ tag::BIN);
+    if n > 8 {
+        return None; // longer, or not a BIN at all
+    }
+    let end = pos + 2 + n;
+    let v = match buf.get(end.wrapping_sub(8)..end).filter(|_| end >= 8 && n > 0) {
+        // One unaligned load of the 8 bytes ending at the magnitude's end.
+        Some(w) => u64::from_be_bytes(w.try_into().ok()?) & (u64::MAX >> (64 - 8 * n)),
+        None => atom::be_u64(buf.get(pos + 2..end)?),
+    };
+    if n > 0 && v >> (8 * n - 8) == 0 {
+        return None; // leading zero byte: not minimal
+    }
+    Some((v, 2 + n))
 }
 
 /// The most frequent atoms, decoded inline: NIL, FALSE, TRUE, LIST, MAP,
