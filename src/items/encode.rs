@@ -68,10 +68,12 @@ impl Sink for Buffer<'_> {
 /// Copies `src` to `buf[at..]`, or `NoMem` when it does not fit.
 #[inline]
 fn put(buf: &mut [u8], at: usize, src: &[u8]) -> Result<(), Error> {
-    let dst = buf.get_mut(at..).and_then(|d| d.get_mut(..src.len())).ok_or(Error::NoMem)?;
+    let dst = buf
+        .get_mut(at..)
+        .and_then(|d| d.get_mut(..src.len()))
+        .ok_or(Error::NoMem)?;
     dst.copy_from_slice(src);
     Ok(())
-}
 }
 
 /// State of the BLOB being written (BLOBs do not nest).

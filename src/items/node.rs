@@ -196,7 +196,11 @@ impl Item {
     /// Replaces the size field, keeping the type.
     #[inline(always)]
     pub fn set_size(&mut self, size: usize) {
-        let s = if size >= SIZE_ESC as usize { SIZE_ESC } else { size as u32 };
+        let s = if size >= SIZE_ESC as usize {
+            SIZE_ESC
+        } else {
+            size as u32
+        };
         self.meta = (s << SIZE_SHIFT) | (self.meta & TYPE_MASK);
     }
 

@@ -164,7 +164,9 @@ impl<'a> Items<'a, &mut [Item]> {
             let key_due = st.cur_type == ItemType::Map as u32 && st.count & 1 == 0;
             let (item, used) = if t >= tag::BIN {
                 let n = usize::from(t & 0x3F);
-                let Some(body) = buf.get(pos + 1..pos + 1 + n).filter(|_| n <= 60) else { break None };
+                let Some(body) = buf.get(pos + 1..pos + 1 + n).filter(|_| n <= 60) else {
+                    break None;
+                };
                 if t < tag::STR {
                     if key_due {
                         break None;
@@ -182,11 +184,15 @@ impl<'a> Items<'a, &mut [Item]> {
             } else if key_due && t != tag::EOC {
                 break None;
             } else if t == tag::PINT || t == tag::NINT {
-                let Some((v, used)) = small_int(buf, pos) else { break None };
+                let Some((v, used)) = small_int(buf, pos) else {
+                    break None;
+                };
                 let item = if t == tag::PINT {
                     Item::uint(v)
                 } else {
-                    let Ok(small) = i64::try_from(v) else { break None };
+                    let Ok(small) = i64::try_from(v) else {
+                        break None;
+                    };
                     Item::nint(-1 - small)
                 };
                 (item, used)
@@ -194,7 +200,11 @@ impl<'a> Items<'a, &mut [Item]> {
                 if st.depth >= max_depth || len >= nodes.len() {
                     break None;
                 }
-                let ty = if t == tag::LIST { ItemType::List } else { ItemType::Map };
+                let ty = if t == tag::LIST {
+                    ItemType::List
+                } else {
+                    ItemType::Map
+                };
                 open_container(nodes, &mut st, len as u32, ty)?;
                 len += 1;
                 pos += 1;
@@ -210,7 +220,8 @@ impl<'a> Items<'a, &mut [Item]> {
                 }
                 continue;
             } else if (tag::NIL..=tag::TRUE).contains(&t) {
-                let ty = [ItemType::Nil, ItemType::False, ItemType::True][usize::from(t - tag::NIL) % 3];
+                let ty =
+                    [ItemType::Nil, ItemType::False, ItemType::True][usize::from(t - tag::NIL) % 3];
                 (Item::plain(ty), 1)
             } else {
                 break None;
@@ -487,7 +498,10 @@ fn small_int(buf: &[u8], pos: usize) -> Option<(u64, usize)> {
         return None; // longer, or not a BIN at all
     }
     let end = pos + 2 + n;
-    let v = match buf.get(end.wrapping_sub(8)..end).filter(|_| end >= 8 && n > 0) {
+    let v = match buf
+        .get(end.wrapping_sub(8)..end)
+        .filter(|_| end >= 8 && n > 0)
+    {
         // One unaligned load of the 8 bytes ending at the magnitude's end.
         Some(w) => u64::from_be_bytes(w.try_into().ok()?) & (u64::MAX >> (64 - 8 * n)),
         None => atom::be_u64(buf.get(pos + 2..end)?),
