@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The main job: build the C library (libyac.a + include/yac.h), compile the C
+# example examples-c/print_atoms.c against it with strict C99 flags, and print
+# the atoms of a YAC file (by default the bundled examples-c/sample.yac) with
+# their offsets, indented by depth.
+#
+#   ./run-example.sh [FILE.yac]
+set -euo pipefail
+cd "$(dirname "$0")"
+
+target=${CARGO_TARGET_DIR:-target}
+# `cargo rustc --crate-type staticlib` rather than `cargo build`: only a
+# staticlib-only build gets the release profile's LTO (one optimised object
+# instead of whole copies of core and std). build.rs regenerates the header.
+cargo rustc --release --lib --crate-type staticlib --quiet
+
+mkdir -p "$target/examples-c"
+"${CC:-cc}" -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude \
+  examples-c/print_atoms.c "$target/release/libyac.a" -lpthread -ldl -lm \
+  -o "$target/examples-c/print_atoms"
+"$target/examples-c/print_atoms" "${1:-examples-c/sample.yac}"
