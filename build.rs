@@ -16,6 +16,12 @@ fn main() {
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-changed=build.rs");
+    // The C tests compile with the `cc` crate, which needs the triples that
+    // only build scripts are told.
+    for var in ["TARGET", "HOST"] {
+        let triple = env::var(var).expect("cargo sets TARGET and HOST");
+        println!("cargo:rustc-env=YAC_BUILD_{var}={triple}");
+    }
 
     let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
         .expect("cbindgen.toml is valid");

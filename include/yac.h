@@ -275,8 +275,9 @@ const char *YACErr2Str(int err);
 // decoded with their BIN body. `buf` may be NULL only when `len` is 0.
 //
 // # Safety
-// Every non-NULL pointer must be valid for the access its length (or type)
-// describes, for the duration of the call.
+// `got` and `atom` must each be NULL or point to a writable object of
+// their type; `buf` must point to `len` readable bytes. None of them is
+// kept after the call, but byte values in `*atom` point into `buf`.
 enum YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.

@@ -90,8 +90,9 @@ impl YACAtom {
 /// decoded with their BIN body. `buf` may be NULL only when `len` is 0.
 ///
 /// # Safety
-/// Every non-NULL pointer must be valid for the access its length (or type)
-/// describes, for the duration of the call.
+/// `got` and `atom` must each be NULL or point to a writable object of
+/// their type; `buf` must point to `len` readable bytes. None of them is
+/// kept after the call, but byte values in `*atom` point into `buf`.
 #[no_mangle]
 pub unsafe extern "C" fn YACAtomDecode(
     got: *mut usize,
@@ -100,13 +101,21 @@ pub unsafe extern "C" fn YACAtomDecode(
     len: usize,
 ) -> YACErr {
     run(|| {
-        // SAFETY: the C API contract: `got` and `atom` point to writable
-        // objects and `buf` to `len` readable bytes (NULL checked inside).
-        let (got, atom, buf) = unsafe { (out(got)?, out(atom)?, input(buf, len)?) };
+        // SAFETY: the C API contract: `got` points to a writable `size_t`
+        // (NULL checked inside).
+        let got = unsafe { out(got) }?;
+        // Zeroed first, so that every error but NotEnough leaves it 0, bad
+        // arguments included.
         *got = 0;
+        // SAFETY: the C API contract: `atom` points to a writable object and
+        // `buf` to `len` readable bytes (NULL checked inside).
+        let (atom, buf) = unsafe { (out(atom)?, input(buf, len)?) };
         match atom::decode(buf) {
             Ok((a, used)) => {
-                *atom = YACAtom::from_core(&a, buf[0]);
+                // `decode` succeeded, so `buf` is not empty; `first` keeps
+                // a panicking index out of the C entry point.
+                let tag = buf.first().copied().unwrap_or(0);
+                *atom = YACAtom::from_core(&a, tag);
                 *got = used;
                 Ok(())
             }

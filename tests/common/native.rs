@@ -1,0 +1,97 @@
+//! Building and running native code from the tests: the release library
+//! (by a nested cargo), C/C++ compilers (via the `cc` crate), and commands.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The crate's root directory.
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The cargo target directory the outer `cargo test` uses.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => manifest_dir().join(dir),
+        None => manifest_dir().join("target"),
+    }
+}
+
+/// Where compiled C test programs and generated C files go.
+pub fn c_out_dir() -> PathBuf {
+    let dir = target_dir().join("c-tests");
+    std::fs::create_dir_all(&dir).expect("target/c-tests can be created");
+    dir
+}
+
+/// Runs a command to completion; panics with its output unless it succeeds.
+pub fn run(cmd: &mut Command) -> Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {cmd:?}: {e}"));
+    if !out.status.success() {
+        panic!(
+            "{cmd:?} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out
+}
+
+/// Builds the C library, `<target_dir>/release/libyac.a`, the way the
+/// README does: `cargo rustc --release --lib --crate-type staticlib`, plus
+/// `extra` arguments.
+///
+/// Why not `cargo build`: with `crate-type = [staticlib, cdylib, rlib]`
+/// cargo cannot apply the release profile's LTO (rlibs are never LTO'd), so
+/// `cargo build` gives an archive of whole, separately compiled objects
+/// (all of core, std) instead of one optimised object.
+///
+/// The nested cargo does not wait on the outer one: the outer `cargo test`
+/// locks only its own profile's directory (target/debug), the release
+/// build locks target/release or a separate target dir.
+pub fn build_release_lib(target_dir: &Path, extra: &[&str]) -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(manifest_dir())
+        .args(["rustc", "--release", "--lib", "--crate-type", "staticlib"])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .args(extra)
+        // The library is for the host; a cross target of the outer build
+        // would put it elsewhere.
+        .env_remove("CARGO_BUILD_TARGET");
+    run(&mut cmd);
+    let lib = target_dir.join("release").join("libyac.a");
+    assert!(lib.is_file(), "{} was not built", lib.display());
+    lib
+}
+
+/// The C compiler (or C++ compiler with `cpp`) the `cc` crate picks for
+/// this target, as a command with cc's default flags for it.
+pub fn compiler(cpp: bool) -> Command {
+    let target = env!("YAC_BUILD_TARGET");
+    let host = env!("YAC_BUILD_HOST");
+    cc::Build::new()
+        .cpp(cpp)
+        .target(target)
+        .host(host)
+        .opt_level(1)
+        .debug(true)
+        .warnings(false)
+        .cargo_metadata(false)
+        .get_compiler()
+        .to_command()
+}
+
+/// The strict C flags every C file of the project compiles with.
+pub const C_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
+
+/// Libraries a program linking the hosted (std) libyac.a needs.
+pub const SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
+
+/// Sanitizer flags for the second run of the C tests.
+pub const SANITIZE: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
