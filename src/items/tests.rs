@@ -447,6 +447,24 @@ fn blob_extension_slot_is_no_node_for_edits() {
     assert_eq!(&out[..n], &hex("0B 0000000000000002 83 78797A 83 616263 81 64")[..]);
 }
 
+/// Regression (found by c-tests/test_items.c): an offset beyond the input
+/// gave `NotEnough` (a caller feeding more input would wait forever) and
+/// started a document; it is a bad argument.
+#[test]
+fn parse_offset_beyond_input_is_invalid() {
+    let doc = hex("08 00");
+    let mut pool = vec![Item::default(); 4];
+    let mut items = Items::new(&mut pool);
+    let mut off = 3;
+    assert_eq!(items.parse(&doc, &mut off), Err(Error::Invalid));
+    assert_eq!((off, items.len(), items.state), (3, 0, ParseState::idle()));
+    off = 2;
+    assert_eq!(items.parse(&doc, &mut off), Err(Error::NotEnough(1)));
+    items.abort();
+    off = 0;
+    assert_eq!(items.parse(&doc, &mut off), Ok(0));
+}
+
 #[test]
 fn walk_gives_depths_and_bounded_on_broken_links() {
     let doc = hex("08 08 01 00 02 00");
