@@ -59,10 +59,23 @@ impl Sink for Buffer<'_> {
             .checked_add(h)
             .and_then(|n| n.checked_add(payload.len()))
             .ok_or(Error::NoMem)?;
-        let dst = self.buf.get_mut(self.pos..end).ok_or(Error::NoMem)?;
-        let (dst_head, dst_body) = dst.split_at_mut(h);
-        dst_head.copy_from_slice(head.get(..h).ok_or(Error::Invalid)?);
-        dst_body.copy_from_slice(payload);
+        if end > self.buf.len() {
+            return Err(Error::NoMem);
+        }
+        // Zipped copies (compiled to memcpy) rather than split_at_mut and
+        // copy_from_slice, which panic on a length mismatch the compiler
+        // could not rule out (tests/freestanding.rs found the panic path).
+        let body_at = self.pos + h;
+        let parts = [
+            (self.pos..body_at, head.get(..h).ok_or(Error::Invalid)?),
+            (body_at..end, payload),
+        ];
+        for (range, src) in parts {
+            let dst = self.buf.get_mut(range).ok_or(Error::NoMem)?;
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = *s;
+            }
+        }
         self.pos = end;
         Ok(())
     }
