@@ -444,7 +444,10 @@ fn blob_extension_slot_is_no_node_for_edits() {
     // `c` is still unlinked, so it can go where it belongs.
     items.prepend(blob, c).unwrap();
     let n = items.encode(blob, &mut out).unwrap();
-    assert_eq!(&out[..n], &hex("0B 0000000000000002 83 78797A 83 616263 81 64")[..]);
+    assert_eq!(
+        &out[..n],
+        &hex("0B 0000000000000002 83 78797A 83 616263 81 64")[..]
+    );
 }
 
 /// Regression (found by c-tests/test_items.c): an offset beyond the input
