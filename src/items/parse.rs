@@ -90,7 +90,12 @@ impl<'a> Items<'a, &mut [Item]> {
     /// progress (grow with [`Items::move_to`] and call again, or
     /// [`Items::abort`]). Any other error rolls the pool back to where the
     /// document began and leaves `*off` at the offending atom.
+    ///
+    /// An `*off` beyond `buf` is `Err(Invalid)`, with nothing changed.
     pub fn parse(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
+        if *off > buf.len() {
+            return Err(Error::Invalid);
+        }
         if self.state.active == 0 {
             self.state = ParseState {
                 start: self.len,
