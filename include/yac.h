@@ -110,6 +110,12 @@ enum YACItemType {
   YACItemNbig = 17,
 };
 
+// Flags of `struct YACItems`.
+enum YACItemsFlag {
+  // Skip UTF-8 (and NUL) validation of STR payloads: trusted input only.
+  YACItemsTrustUTF8 = 1,
+};
+
 // What `YACItemsWalkNext` found.
 enum YACWalkEvent {
   // The walk is over.
