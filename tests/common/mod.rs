@@ -1,0 +1,23 @@
+//! Shared test support: an independent reference model of the format
+//! ([`reference`]), random documents and mutations ([`gen`]), and a walker
+//! that runs libyac's atom decoder the same way as the reference ([`walk`]).
+//! Integration tests include it with `mod common;`.
+
+#![allow(dead_code)]
+
+pub mod gen;
+pub mod reference;
+pub mod walk;
+
+pub use gen::{edge_atom, gen_value, mutate, Rng};
+pub use reference::{decode, decode_traced, encode, Kind, RefAtom, RefError, Value};
+
+/// Parses hex with optional spaces ("0C 81 7B").
+pub fn hex(s: &str) -> Vec<u8> {
+    let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    assert!(digits.len() % 2 == 0, "odd hex: {s}");
+    digits
+        .chunks(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
+        .collect()
+}
