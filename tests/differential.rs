@@ -6,7 +6,7 @@
 mod common;
 
 use common::reference::{decode_atom, float_canonical, MAX_DEPTH};
-use common::walk::{check_atom_agree, check_doc_agree, hex_head};
+use common::walk::{check_atom_agree, check_atom_prefixes, check_doc_agree, hex_head};
 use common::*;
 
 fn int(negative: bool, magnitude: &str) -> Value {
@@ -255,7 +255,7 @@ fn reference_float_rule_matches_native_widening() {
     // ... and random non-NaN binary32s outside that set accepted, and
     // binary64s accepted exactly when f32 does not round-trip them.
     let mut rng = Rng::new(7);
-    for i in 0..200_000u32 {
+    for i in 0..50_000u32 {
         let b = match i % 4 {
             0 => rng.next_u64() as u32,
             _ => (rng.next_u64() as u32) & !((1 << rng.below(24)) - 1),
@@ -494,6 +494,62 @@ fn short_inputs_agree_exhaustively() {
         }
     }
     assert!(decode_atom(&[0x05]).is_err());
+}
+
+/// String length fields at the edge of overflow (65853 + x and the header
+/// on top of it), alone and as an INT body, and lengths past the input.
+#[test]
+fn length_overflow_edges_agree() {
+    let top = u64::MAX - 65853;
+    let mut xs: Vec<u64> = (0..=12).map(|d| top - d).collect();
+    xs.extend([top + 1, u64::MAX, 0, 1, 1 << 32, 1 << 63]);
+    let mut too_big = 0;
+    for x in xs {
+        for tag in [0xBFu8, 0xFF] {
+            let mut atom = vec![tag];
+            atom.extend_from_slice(&x.to_be_bytes());
+            atom.extend_from_slice(b"abc");
+            for buf in [atom.clone(), [&[0x0C][..], &atom].concat()] {
+                let got = check_atom_agree(&buf);
+                if tag == 0xFF && buf[0] == 0x0C {
+                    assert_eq!(got, Err(Kind::IntNonBin));
+                    continue;
+                }
+                match got {
+                    Err(Kind::LenTooBig) => too_big += 1,
+                    Err(Kind::NotEnough(n)) => assert!(n > 65_000),
+                    other => panic!("{other:?} on {}", hex_head(&buf)),
+                }
+                let _ = check_doc_agree(&buf);
+            }
+        }
+    }
+    assert!(too_big >= 3 * 8, "{too_big}");
+}
+
+/// The self-consistency rules of the atom_decode fuzz target (prefixes,
+/// growing a short input, final errors staying final), on generated,
+/// mutated and edge inputs at every start offset.
+#[test]
+fn atom_prefix_properties_hold() {
+    let mut rng = Rng::new(8);
+    for i in 0..1500 {
+        let mut buf = if i % 3 == 0 {
+            edge_atom(&mut rng)
+        } else {
+            encode(&gen_value(&mut rng, 3, 100))
+        };
+        if i % 2 == 0 {
+            mutate(&mut rng, &mut buf);
+        }
+        let mut pos = 0;
+        while pos < buf.len() {
+            match check_atom_prefixes(&buf[pos..]) {
+                Ok(used) => pos += used,
+                Err(_) => pos += 1,
+            }
+        }
+    }
 }
 
 /// Writes seed corpora for the fuzz targets (fuzz/seed.sh runs this).

@@ -3,7 +3,7 @@
 //! that runs libyac's atom decoder the same way as the reference ([`walk`]).
 //! Integration tests include it with `mod common;`.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 pub mod gen;
 pub mod reference;
@@ -15,7 +15,7 @@ pub use reference::{decode, decode_traced, encode, Kind, RefAtom, RefError, Valu
 /// Parses hex with optional spaces ("0C 81 7B").
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    assert!(digits.len() % 2 == 0, "odd hex: {s}");
+    assert!(digits.chunks_exact(2).remainder().is_empty(), "odd hex: {s}");
     digits
         .chunks(2)
         .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())

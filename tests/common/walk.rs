@@ -263,3 +263,86 @@ pub fn check_doc_agree(buf: &[u8]) -> Result<usize, RefError> {
     assert_eq!(got.result, want, "outcomes differ on {}", hex_head(buf));
     want
 }
+
+/// Prefix lengths worth checking for an item ending at `end`.
+fn cuts(end: usize) -> Vec<usize> {
+    let mut c: Vec<usize> = (0..=end.min(40)).collect();
+    c.extend([end / 2, end.saturating_sub(2), end.saturating_sub(1), end]);
+    c.sort_unstable();
+    c.dedup();
+    c
+}
+
+/// Checks the self-consistency of `yac::atom::decode` at the start of
+/// `rest` (see fuzz/fuzz_targets/atom_decode.rs for the list) and returns
+/// its outcome for the whole of `rest`.
+pub fn check_atom_prefixes(rest: &[u8]) -> Result<usize, Error> {
+    let full = decode(rest);
+    assert!(
+        !matches!(full, Err(Error::NoMem | Error::Invalid)),
+        "{full:?}"
+    );
+    let end = match full {
+        Ok((_, used)) => {
+            assert!(
+                used >= 1 && used <= rest.len(),
+                "used {used} of {}",
+                rest.len()
+            );
+            used
+        }
+        Err(Error::NotEnough(n)) => {
+            assert!(n >= 1);
+            rest.len()
+        }
+        Err(_) => rest.len(),
+    };
+    let mut prev: Option<(usize, usize)> = None; // (cut, n) of the last NotEnough
+    for k in cuts(end) {
+        let got = decode(&rest[..k]);
+        if let Some((pk, pn)) = prev {
+            if k - pk < pn {
+                match got {
+                    Err(Error::NotEnough(m)) => {
+                        assert!(m >= pn - (k - pk), "{pk}+{pn} then {k}+{m}")
+                    }
+                    other => panic!("NotEnough({pn}) at {pk} but {other:?} at {k}"),
+                }
+            }
+        }
+        match (full, got) {
+            (Ok((atom, used)), got) if k >= used => assert_eq!(got, Ok((atom, used))),
+            (Ok((_, used)), Err(Error::NotEnough(n))) => assert!(k + n <= used, "{k}+{n} > {used}"),
+            (Ok(_), other) => panic!("prefix {k} gives {other:?}, the whole atom decodes"),
+            (Err(Error::NotEnough(m)), Err(Error::NotEnough(n))) => {
+                assert!(k + n <= rest.len() + m, "{k}+{n} > {}+{m}", rest.len())
+            }
+            (Err(Error::NotEnough(_)), other) => {
+                panic!("prefix {k} gives {other:?}, whole is short")
+            }
+            (Err(_), Err(Error::NotEnough(n))) => {
+                assert!(k + n <= rest.len(), "{k}+{n} > {}", rest.len())
+            }
+            (Err(e), Err(f)) => assert_eq!(e, f, "final errors differ at prefix {k}"),
+            (Err(e), Ok(a)) => panic!("prefix {k} gives {a:?}, whole gives {e:?}"),
+        }
+        prev = match got {
+            Err(Error::NotEnough(n)) => Some((k, n)),
+            _ => None,
+        };
+    }
+    // Growing a short input by fewer than n bytes leaves it short.
+    if let Err(Error::NotEnough(n)) = full {
+        if n > 1 && n < 1 << 20 {
+            for fill in [0x00u8, 0xFF, 0x80] {
+                let mut longer = rest.to_vec();
+                longer.resize(rest.len() + n - 1, fill);
+                match decode(&longer) {
+                    Err(Error::NotEnough(m)) => assert!(m >= 1),
+                    other => panic!("NotEnough({n}) then {other:?} with {} more", n - 1),
+                }
+            }
+        }
+    }
+    full.map(|(_, used)| used)
+}
