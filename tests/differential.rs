@@ -552,6 +552,122 @@ fn atom_prefix_properties_hold() {
     }
 }
 
+/// (exponent bits, fraction bits) for a float width in bytes.
+fn layout(width: usize) -> (usize, usize) {
+    match width {
+        2 => (5, 10),
+        4 => (8, 23),
+        8 => (11, 52),
+        16 => (15, 112),
+        _ => (19, 236),
+    }
+}
+
+fn to_bits(p: &[u8]) -> Vec<bool> {
+    p.iter()
+        .flat_map(|&b| (0..8).rev().map(move |i| (b >> i) & 1 == 1))
+        .collect()
+}
+
+fn from_bits(bits: &[bool]) -> Vec<u8> {
+    bits.chunks(8)
+        .map(|c| c.iter().fold(0u8, |a, &b| a * 2 + u8::from(b)))
+        .collect()
+}
+
+/// Widens an IEEE float to a wider width exactly (normalising subnormals,
+/// moving NaN payloads to the top of the fraction), bit by bit.
+fn widen(p: &[u8], to: usize) -> Vec<u8> {
+    let ((eb, _), (teb, tfb)) = (layout(p.len()), layout(to));
+    let bits = to_bits(p);
+    let exp = bits[1..=eb].iter().fold(0i64, |a, &b| a * 2 + i64::from(b));
+    let frac = &bits[1 + eb..];
+    let (bias, tbias) = ((1i64 << (eb - 1)) - 1, (1i64 << (teb - 1)) - 1);
+    let (texp, tfrac): (i64, Vec<bool>) = if exp == (1 << eb) - 1 {
+        ((1 << teb) - 1, frac.to_vec())
+    } else if exp != 0 {
+        (exp - bias + tbias, frac.to_vec())
+    } else {
+        match frac.iter().position(|&b| b) {
+            None => (0, vec![]),
+            Some(i) => (1 - bias - (i as i64 + 1) + tbias, frac[i + 1..].to_vec()),
+        }
+    };
+    let mut out = vec![bits[0]];
+    out.extend((0..teb).rev().map(|i| (texp >> i) & 1 == 1));
+    out.extend(&tfrac);
+    out.resize(1 + teb + tfb, false);
+    from_bits(&out)
+}
+
+/// Floats cross-checked against exact widening (an independent, bit-level
+/// construction): any binary16/32/64/128 widened one step (NaN payloads
+/// included) is rejected by both decoders as non-minimal, and the same
+/// with its lowest fraction bit set is accepted by both.
+#[test]
+fn wide_floats_agree_with_widening() {
+    let mut rng = Rng::new(9);
+    let tag = |w: usize| 0x0Fu8 + w.trailing_zeros() as u8;
+    for i in 0..6000 {
+        let from = [2usize, 4, 8, 16][i % 4];
+        let narrow = match rng.below(3) {
+            0 => rng.bytes(from),
+            _ => common::gen::edge_float(&mut rng, from),
+        };
+        let to = from * 2;
+        let wide = widen(&narrow, to);
+        let mut atom = vec![tag(to)];
+        atom.extend(&wide);
+        assert_eq!(
+            check_atom_agree(&atom).map(|_| ()),
+            Err(Kind::FloatNonMinimal),
+            "widened {} to {}",
+            hex_head(&narrow),
+            hex_head(&wide)
+        );
+        // With the lowest fraction bit set, no narrower width holds it.
+        let last = atom.len() - 1;
+        atom[last] |= 1;
+        assert!(check_atom_agree(&atom).is_ok(), "{}", hex_head(&atom));
+    }
+}
+
+/// STR payloads of 1 to 4 bytes around every lead byte and continuation
+/// boundary: both decoders agree, and agree with std's UTF-8 check plus
+/// the no-NUL rule.
+#[test]
+fn utf8_sequences_agree() {
+    let second: Vec<u8> = (0x70..=0xC8).chain([0x00, 0x41, 0xFF]).collect();
+    for lead in 0x80..=0xFFu8 {
+        for &b in &second {
+            for tail in [
+                &[][..],
+                &[0x80],
+                &[0xBF],
+                &[0x7F],
+                &[0xC0],
+                &[0x80, 0x80],
+                &[0xBF, 0xBF],
+                &[0x80, 0x41],
+            ] {
+                let mut payload = vec![lead, b];
+                payload.extend_from_slice(tail);
+                let want_ok = std::str::from_utf8(&payload).is_ok() && !payload.contains(&0);
+                for prefix in [&b""[..], b"a"] {
+                    let full = [prefix, &payload].concat();
+                    let mut atom = vec![0xC0 | full.len() as u8];
+                    atom.extend(&full);
+                    let got = check_atom_agree(&atom);
+                    assert_eq!(got.is_ok(), want_ok, "{}", hex_head(&atom));
+                    if !want_ok {
+                        assert_eq!(got, Err(Kind::BadUtf8));
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Writes seed corpora for the fuzz targets (fuzz/seed.sh runs this).
 #[test]
 #[ignore]

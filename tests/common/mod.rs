@@ -15,7 +15,10 @@ pub use reference::{decode, decode_traced, encode, Kind, RefAtom, RefError, Valu
 /// Parses hex with optional spaces ("0C 81 7B").
 pub fn hex(s: &str) -> Vec<u8> {
     let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    assert!(digits.chunks_exact(2).remainder().is_empty(), "odd hex: {s}");
+    assert!(
+        digits.chunks_exact(2).remainder().is_empty(),
+        "odd hex: {s}"
+    );
     digits
         .chunks(2)
         .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
