@@ -541,8 +541,10 @@ fn small_int(w: &[u8; 16]) -> Option<(u64, usize)> {
     if n > 8 || (n > 0 && w[2] == 0) {
         return None; // longer, not a BIN at all, or a leading zero byte
     }
-    let x = u64::from_be_bytes([w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9]]);
-    // The magnitude is the first n of those 8 bytes.
+    let (_, rest) = w.split_first_chunk::<2>()?;
+    let (magnitude, _) = rest.split_first_chunk::<8>()?;
+    let x = u64::from_be_bytes(*magnitude); // one load and a byte swap
+                                            // The magnitude is the first n of those 8 bytes.
     let v = x.checked_shr(64 - 8 * n).unwrap_or(0);
     Some((v, 2 + n as usize))
 }
@@ -586,25 +588,15 @@ pub(crate) fn key_above(key: &[u8], prev: &[u8]) -> bool {
     if key.len() != prev.len() {
         return key.len() > prev.len();
     }
-    // Keys are mostly short: compare up to 8 bytes as big-endian integers
-    // rather than calling memcmp.
-    if let (Some(k), Some(p)) = (short_be(key), short_be(prev)) {
-        return k > p;
+    // Keys are mostly short: a byte loop beats a call to memcmp there.
+    if key.len() <= 8 {
+        return key
+            .iter()
+            .zip(prev)
+            .find(|(k, p)| k != p)
+            .is_some_and(|(k, p)| k > p);
     }
     key > prev
-}
-
-/// A slice of at most 8 bytes as a big-endian integer (left-aligned).
-#[inline(always)]
-fn short_be(b: &[u8]) -> Option<u64> {
-    if b.len() > 8 {
-        return None;
-    }
-    let mut w = [0u8; 8];
-    for (d, s) in w.iter_mut().zip(b) {
-        *d = *s;
-    }
-    Some(u64::from_be_bytes(w))
 }
 
 /// Validates one whole item at the start of `buf` and returns how many
