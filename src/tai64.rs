@@ -51,10 +51,11 @@ pub fn check_label(label: &[u8]) -> Result<(), Error> {
     if crate::atom::be_u64(secs) >= RESERVED_FROM {
         return Err(Error::Tai64TooBig);
     }
+    let frac = |r: core::ops::Range<usize>| label.get(r).map(be_u32);
     let (ns, atto) = match label.len() {
         8 => return Ok(()),
-        12 => (be_u32(&label[8..12]), None),
-        16 => (be_u32(&label[8..12]), Some(be_u32(&label[12..16]))),
+        12 => (frac(8..12).ok_or(Error::Invalid)?, None),
+        16 => (frac(8..12).ok_or(Error::Invalid)?, frac(12..16)),
         _ => return Err(Error::Invalid),
     };
     if ns > FRAC_MAX {

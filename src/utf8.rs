@@ -6,8 +6,10 @@
 
 use crate::error::Error;
 
-/// Payloads up to this many bytes are first tried with the inline ASCII loop.
-const INLINE_ASCII_MAX: usize = 16;
+/// Payloads up to this many bytes are first tried with the inline ASCII
+/// check: simdutf8 hands inputs below 64 bytes to `core::str::from_utf8`,
+/// which costs far more than a word-at-a-time scan.
+const INLINE_ASCII_MAX: usize = 64;
 
 /// Checks that `bytes` is valid UTF-8 without NUL and returns it as `str`.
 #[inline]
@@ -19,10 +21,22 @@ pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
     Ok(s)
 }
 
-/// True when every byte is in 0x01..=0x7F.
+/// True when every byte is in 0x01..=0x7F. Eight bytes at a time: a word
+/// fails when a byte has its top bit set or is zero (the classic
+/// "has a zero byte" test; it may also flag a byte next to a zero or
+/// non-ASCII one, which fails the word anyway).
 #[inline]
 pub fn is_ascii_without_nul(bytes: &[u8]) -> bool {
-    bytes.iter().all(|&b| b.wrapping_sub(1) < 0x7F)
+    const LOW: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut words = bytes.chunks_exact(8);
+    let mut flags = 0u64;
+    for w in &mut words {
+        // Always 8 bytes; a word that is not would fail the check.
+        let x = u64::from_ne_bytes(<[u8; 8]>::try_from(w).unwrap_or([0x80; 8]));
+        flags |= x | (x.wrapping_sub(LOW) & !x);
+    }
+    flags & HIGH == 0 && words.remainder().iter().all(|&b| b.wrapping_sub(1) < 0x7F)
 }
 
 /// Like [`validate_str`] for callers that only need the verdict.
@@ -37,6 +51,25 @@ pub fn check_str(bytes: &[u8]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_check_matches_the_byte_definition() {
+        for len in 0..=24 {
+            for at in 0..len {
+                for bad in [0x00u8, 0x01, 0x7F, 0x80, 0xC3, 0xFF] {
+                    let mut v = [b'a'; 24];
+                    v[at] = bad;
+                    let s = &v[..len];
+                    let want = s.iter().all(|&b| (1..=0x7F).contains(&b));
+                    assert_eq!(
+                        is_ascii_without_nul(s),
+                        want,
+                        "len {len} at {at} byte {bad:#x}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn accepts_utf8_and_rejects_every_invalid_class() {

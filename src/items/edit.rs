@@ -182,7 +182,11 @@ impl<'a> Items<'a, &mut [Item]> {
     /// be changed; the encoder refuses a MAP whose order it broke.
     pub fn set_value(&mut self, idx: u32, atom: &Atom<'a>) -> Result<(), Error> {
         let old = *self.node(idx)?;
-        if old.is_container() || matches!(atom, Atom::List | Atom::Map | Atom::Blob { .. }) {
+        // A BLOB's extension slot (type `Invalid`) is not a node.
+        if old.is_container()
+            || old.item_type() == ItemType::Invalid
+            || matches!(atom, Atom::List | Atom::Map | Atom::Blob { .. })
+        {
             return Err(Error::Invalid);
         }
         let mut item = node_for(atom)?;
@@ -245,8 +249,12 @@ impl<'a> Items<'a, &mut [Item]> {
     /// LIST or BLOB `parent`. O(1). (MAPs: use [`Items::map_set`].)
     pub fn insert_after(&mut self, parent: u32, prev: u32, child: u32) -> Result<(), Error> {
         self.check_link(parent, child)?;
+        let p = self.node(prev)?;
+        // An unlinked `prev` (or the parent itself) has no place in
+        // `parent`; a BLOB's extension slot (type `Invalid`) is no child.
         if self.item_type(parent) == ItemType::Map
-            || self.node(prev)?.next == UNLINKED
+            || p.next == UNLINKED
+            || p.item_type() == ItemType::Invalid
             || prev == parent
         {
             return Err(Error::Invalid);

@@ -54,18 +54,26 @@ impl Sink for Buffer<'_> {
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
         let mut head = [0u8; 9];
         let h = enc::string_header(tag_base, payload.len(), &mut head);
-        let end = self
-            .pos
-            .checked_add(h)
-            .and_then(|n| n.checked_add(payload.len()))
-            .ok_or(Error::NoMem)?;
-        let dst = self.buf.get_mut(self.pos..end).ok_or(Error::NoMem)?;
-        let (dst_head, dst_body) = dst.split_at_mut(h);
-        dst_head.copy_from_slice(head.get(..h).ok_or(Error::Invalid)?);
-        dst_body.copy_from_slice(payload);
-        self.pos = end;
+        let head = head.get(..h).ok_or(Error::Invalid)?;
+        let body_at = self.pos.checked_add(h).ok_or(Error::NoMem)?;
+        // Each destination is cut to exactly its source's length, so the
+        // copies cannot fail (and pull in no panic path).
+        put(self.buf, self.pos, head)?;
+        put(self.buf, body_at, payload)?;
+        self.pos = body_at + payload.len();
         Ok(())
     }
+}
+
+/// Copies `src` to `buf[at..]`, or `NoMem` when it does not fit.
+#[inline]
+fn put(buf: &mut [u8], at: usize, src: &[u8]) -> Result<(), Error> {
+    let dst = buf
+        .get_mut(at..)
+        .and_then(|d| d.get_mut(..src.len()))
+        .ok_or(Error::NoMem)?;
+    dst.copy_from_slice(src);
+    Ok(())
 }
 
 /// State of the BLOB being written (BLOBs do not nest).

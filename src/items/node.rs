@@ -196,7 +196,19 @@ impl Item {
     /// Replaces the size field, keeping the type.
     #[inline(always)]
     pub fn set_size(&mut self, size: usize) {
-        self.meta = meta(self.item_type(), size);
+        let s = if size >= SIZE_ESC as usize {
+            SIZE_ESC
+        } else {
+            size as u32
+        };
+        self.meta = (s << SIZE_SHIFT) | (self.meta & TYPE_MASK);
+    }
+
+    /// The raw type bits (an `ItemType` value), for hot loops that compare
+    /// against a known type without decoding it.
+    #[inline(always)]
+    pub fn type_bits(&self) -> u32 {
+        self.meta & TYPE_MASK
     }
 
     /// Whether the node is a LIST, MAP or BLOB.

@@ -90,7 +90,12 @@ impl<'a> Items<'a, &mut [Item]> {
     /// progress (grow with [`Items::move_to`] and call again, or
     /// [`Items::abort`]). Any other error rolls the pool back to where the
     /// document began and leaves `*off` at the offending atom.
+    ///
+    /// An `*off` beyond `buf` is `Err(Invalid)`, with nothing changed.
     pub fn parse(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
+        if *off > buf.len() {
+            return Err(Error::Invalid);
+        }
         if self.state.active == 0 {
             self.state = ParseState {
                 start: self.len,
@@ -157,21 +162,36 @@ impl<'a> Items<'a, &mut [Item]> {
         let mut st = self.state;
         let mut pos = *off;
         let done = loop {
-            let Some(&t) = buf.get(pos) else { break None };
+            // A 16-byte window: every short atom is read from it without
+            // further bounds checks. The input's last 15 bytes go through
+            // the exact path.
+            let Some(window) = buf.get(pos..pos + 16) else {
+                break None;
+            };
+            let Ok(w) = <&[u8; 16]>::try_from(window) else {
+                break None;
+            };
+            let t = w[0];
             if st.cur_type == ItemType::Blob as u32 {
                 break None;
             }
             let key_due = st.cur_type == ItemType::Map as u32 && st.count & 1 == 0;
             let (item, used) = if t >= tag::BIN {
-                let n = usize::from(t & 0x3F);
-                let Some(body) = buf.get(pos + 1..pos + 1 + n).filter(|_| n <= 60) else {
+                let (head, n) = match t & 0x3F {
+                    61 => (2, 61 + usize::from(w[1])),
+                    62 => (3, 317 + usize::from(u16::from_be_bytes([w[1], w[2]]))),
+                    63 => break None,
+                    short => (1, usize::from(short)),
+                };
+                let Some(body) = buf.get(pos + head..pos + head + n) else {
                     break None;
                 };
+                let used = head + n;
                 if t < tag::STR {
                     if key_due {
                         break None;
                     }
-                    (Item::bytes(ItemType::Bin, body, body.as_ptr()), 1 + n)
+                    (Item::bytes(ItemType::Bin, body, body.as_ptr()), used)
                 } else {
                     if !trust_utf8 && utf8::check_str(body).is_err() {
                         break None;
@@ -179,43 +199,67 @@ impl<'a> Items<'a, &mut [Item]> {
                     if key_due && !key_fits(nodes, st.prev_key, body) {
                         break None;
                     }
-                    (Item::bytes(ItemType::Str, body, body.as_ptr()), 1 + n)
+                    (Item::bytes(ItemType::Str, body, body.as_ptr()), used)
                 }
+            } else if key_due && t != tag::EOC {
+                break None;
+            } else if t == tag::PINT || t == tag::NINT {
+                let Some((v, used)) = small_int(w) else {
+                    break None;
+                };
+                let item = if t == tag::PINT {
+                    Item::uint(v)
+                } else {
+                    let Ok(small) = i64::try_from(v) else {
+                        break None;
+                    };
+                    Item::nint(-1 - small)
+                };
+                (item, used)
+            } else if t == tag::LIST || t == tag::MAP {
+                if st.depth >= max_depth || len >= nodes.len() {
+                    break None;
+                }
+                let ty = if t == tag::LIST {
+                    ItemType::List
+                } else {
+                    ItemType::Map
+                };
+                open_container(nodes, &mut st, len as u32, ty, 1)?;
+                len += 1;
+                pos += 1;
+                continue;
+            } else if t == tag::EOC {
+                // EOC at top level or after a MAP key: the exact path says why.
+                if st.cur == NONE || (st.cur_type == ItemType::Map as u32 && !key_due) {
+                    break None;
+                }
+                pos += 1;
+                if close_container(nodes, &mut st, len as u32)? {
+                    break Some(st.root);
+                }
+                continue;
+            } else if (tag::NIL..=tag::TRUE).contains(&t) {
+                let ty =
+                    [ItemType::Nil, ItemType::False, ItemType::True][usize::from(t - tag::NIL) % 3];
+                (Item::plain(ty), 1)
             } else {
-                match common_atom(t, buf.get(pos..).unwrap_or(&[])) {
-                    Some((Step::Leaf(item), used)) if !key_due => (item, used),
-                    Some((Step::Open(ty), _))
-                        if !key_due && st.depth < max_depth && len < nodes.len() =>
-                    {
-                        let idx = len as u32;
-                        len += 1;
-                        open_container(nodes, &mut st, idx, ty)?;
-                        pos += 1;
-                        continue;
-                    }
-                    Some((Step::Close, _))
-                        if st.cur != NONE && (key_due || st.cur_type != ItemType::Map as u32) =>
-                    {
-                        pos += 1;
-                        if close_container(nodes, &mut st)? {
-                            break Some(st.root);
-                        }
-                        continue;
-                    }
-                    _ => break None,
-                }
+                break None;
             };
             let Some(slot) = nodes.get_mut(len) else {
                 break None;
             };
-            *slot = item;
             let idx = len as u32;
+            *slot = Item {
+                next: idx + 1,
+                ..item
+            };
             len += 1;
             pos += used;
             if key_due {
                 st.prev_key = idx;
             }
-            if link(nodes, &mut st, idx)? {
+            if appended(nodes, &mut st, idx)? {
                 break Some(idx);
             }
         };
@@ -300,7 +344,7 @@ impl<'a> Items<'a, &mut [Item]> {
             Step::Close => match parent {
                 ItemType::Invalid => Err(Error::UnexpectedEoc),
                 ItemType::Map if !key_due => Err(Error::MapNoVal),
-                _ => close_container(self.nodes, st).ok_or(Error::Invalid),
+                _ => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
             },
             Step::Str(item, key) => {
                 if key_due {
@@ -310,22 +354,26 @@ impl<'a> Items<'a, &mut [Item]> {
                 if key_due {
                     st.prev_key = idx;
                 }
-                link(self.nodes, st, idx).ok_or(Error::Invalid)
+                appended(self.nodes, st, idx).ok_or(Error::Invalid)
             }
             _ if key_due => Err(Error::MapBadKey),
             Step::Leaf(item) => {
                 let idx = self.push(item)?;
-                link(self.nodes, st, idx).ok_or(Error::Invalid)
+                appended(self.nodes, st, idx).ok_or(Error::Invalid)
             }
             Step::Open(t) => self.open(st, t, None),
             Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
         }
     }
 
-    /// Appends `item` to the pool.
+    /// Appends leaf `item` to the pool, linked speculatively to the node
+    /// that comes next (see [`appended`]).
     fn push(&mut self, item: Item) -> Result<u32, Error> {
         let idx = self.alloc(1)?;
-        *self.node_mut(idx)? = item;
+        *self.node_mut(idx)? = Item {
+            next: idx + 1,
+            ..item
+        };
         Ok(idx)
     }
 
@@ -339,11 +387,12 @@ impl<'a> Items<'a, &mut [Item]> {
         if self.opts.max_depth != 0 && st.depth >= self.opts.max_depth {
             return Err(Error::DeepRecursion);
         }
-        let idx = self.alloc(if blob_chunk.is_some() { 2 } else { 1 })?;
+        let slots = if blob_chunk.is_some() { 2 } else { 1 };
+        let idx = self.alloc(slots)?;
         if let Some(chunk) = blob_chunk {
             *self.node_mut(idx + 1)? = Item::blob_ext(chunk);
         }
-        open_container(self.nodes, st, idx, t).ok_or(Error::Invalid)?;
+        open_container(self.nodes, st, idx, t, slots).ok_or(Error::Invalid)?;
         Ok(false)
     }
 
@@ -358,44 +407,56 @@ impl<'a> Items<'a, &mut [Item]> {
         let chunk_minus_one = self.node(st.cur + 1)?.raw_u64();
         let full = chunk_fits(payload(&item).len(), chunk_minus_one)?;
         let idx = self.push(item)?;
-        link(self.nodes, st, idx).ok_or(Error::Invalid)?;
+        appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
         if full {
             Ok(false)
         } else {
-            close_container(self.nodes, st).ok_or(Error::Invalid)
+            close_container(self.nodes, st, self.len).ok_or(Error::Invalid)
         }
     }
 }
 
-/// Links the new node `idx` as the last child of the open container (or as
-/// the root). `Some(true)` when that completes the document. `None` only
-/// for a broken state (an index outside the pool).
+// Siblings are linked speculatively: the pool is filled in document order,
+// so a node's next sibling, if any, is the next node made after it (after
+// its subtree, for a container). Each node is written with that index as
+// its `next` (a container's first child likewise), and when a container
+// closes, its last child's `next` (or, when empty, its `first`) is set to
+// NONE. Appending a node is thus one store, with no branch on whether it
+// is a first child.
+
+/// Bookkeeping after node `idx` was placed as the next child of the open
+/// container (or as the root). `Some(true)` when that completes the
+/// document. `None` only for a broken state (an index outside the pool).
 #[inline(always)]
-fn link(nodes: &mut [Item], st: &mut ParseState, idx: u32) -> Option<bool> {
-    if st.last != NONE {
-        nodes.get_mut(st.last as usize)?.next = idx;
-    } else if st.cur != NONE {
-        nodes.get_mut(st.cur as usize)?.links_mut().first = idx;
-    } else {
-        st.root = idx;
-    }
+fn appended(nodes: &mut [Item], st: &mut ParseState, idx: u32) -> Option<bool> {
     st.last = idx;
     st.count = st.count.wrapping_add(1);
     if st.cur == NONE {
+        st.root = idx;
         nodes.get_mut(idx as usize)?.next = UNLINKED;
         return Some(true);
     }
     Some(false)
 }
 
-/// Makes node `idx` (already reserved) an open container of type `t` in
-/// the current one and descends into it. The open container's `next`
-/// field keeps its parent's child count until it closes.
+/// Makes node `idx` (with `slots` nodes reserved: a BLOB has 2) an open
+/// container of type `t` in the current one and descends into it. While
+/// open, its `next` field keeps its parent's child count.
 #[inline(always)]
-fn open_container(nodes: &mut [Item], st: &mut ParseState, idx: u32, t: ItemType) -> Option<()> {
-    *nodes.get_mut(idx as usize)? = Item::container(t, st.cur);
-    link(nodes, st, idx)?;
-    nodes.get_mut(idx as usize)?.next = st.count;
+fn open_container(
+    nodes: &mut [Item],
+    st: &mut ParseState,
+    idx: u32,
+    t: ItemType,
+    slots: u32,
+) -> Option<()> {
+    let mut node = Item::container(t, st.cur);
+    node.links_mut().first = idx + slots;
+    node.next = st.count.wrapping_add(1);
+    *nodes.get_mut(idx as usize)? = node;
+    if st.cur == NONE {
+        st.root = idx;
+    }
     *st = ParseState {
         cur: idx,
         last: NONE,
@@ -408,30 +469,33 @@ fn open_container(nodes: &mut [Item], st: &mut ParseState, idx: u32, t: ItemType
     Some(())
 }
 
-/// Closes the open container and returns to its parent. `Some(true)` when
-/// it was the document's root.
+/// Closes the open container and returns to its parent; `len` is the index
+/// the next node will get. `Some(true)` when it was the document's root.
 #[inline(always)]
-fn close_container(nodes: &mut [Item], st: &mut ParseState) -> Option<bool> {
+fn close_container(nodes: &mut [Item], st: &mut ParseState, len: u32) -> Option<bool> {
     let c = st.cur;
+    if st.count == 0 {
+        nodes.get_mut(c as usize)?.links_mut().first = NONE;
+    } else {
+        nodes.get_mut(st.last as usize)?.next = NONE;
+    }
     let node = nodes.get_mut(c as usize)?;
     let parent_count = node.next;
-    node.next = NONE;
     node.set_size(st.count as usize);
     let parent = node.links().parent;
+    node.next = if parent == NONE { UNLINKED } else { len };
     st.cur = parent;
     st.last = c;
     st.count = parent_count;
     st.depth -= 1;
     if parent == NONE {
-        nodes.get_mut(c as usize)?.next = UNLINKED;
         st.cur_type = ItemType::Invalid as u32;
         return Some(true);
     }
-    let parent_type = nodes.get(parent as usize)?.item_type();
-    st.cur_type = parent_type as u32;
+    st.cur_type = nodes.get(parent as usize)?.type_bits();
     // A container inside a MAP is a value; its key is the node made just
     // before it.
-    if parent_type == ItemType::Map {
+    if st.cur_type == ItemType::Map as u32 {
         st.prev_key = c.wrapping_sub(1);
     }
     Some(false)
@@ -467,6 +531,22 @@ pub(crate) fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error
         return Err(Error::BlobBadChunk);
     }
     Ok(len != 0 && len - 1 == chunk_minus_one)
+}
+
+/// An integer body (BIN of at most 8 bytes, minimal) after the tag `w[0]`:
+/// its value and the atom's length. `None` for anything else.
+#[inline(always)]
+fn small_int(w: &[u8; 16]) -> Option<(u64, usize)> {
+    let n = u32::from(w[1] ^ tag::BIN);
+    if n > 8 || (n > 0 && w[2] == 0) {
+        return None; // longer, not a BIN at all, or a leading zero byte
+    }
+    let (_, rest) = w.split_first_chunk::<2>()?;
+    let (magnitude, _) = rest.split_first_chunk::<8>()?;
+    let x = u64::from_be_bytes(*magnitude); // one load and a byte swap
+                                            // The magnitude is the first n of those 8 bytes.
+    let v = x.checked_shr(64 - 8 * n).unwrap_or(0);
+    Some((v, 2 + n as usize))
 }
 
 /// The most frequent atoms, decoded inline: NIL, FALSE, TRUE, LIST, MAP,
@@ -505,7 +585,18 @@ fn common_atom<'a>(t: u8, rest: &[u8]) -> Option<(Step<'a>, usize)> {
 /// bytewise.
 #[inline(always)]
 pub(crate) fn key_above(key: &[u8], prev: &[u8]) -> bool {
-    (key.len(), key) > (prev.len(), prev)
+    if key.len() != prev.len() {
+        return key.len() > prev.len();
+    }
+    // Keys are mostly short: a byte loop beats a call to memcmp there.
+    if key.len() <= 8 {
+        return key
+            .iter()
+            .zip(prev)
+            .find(|(k, p)| k != p)
+            .is_some_and(|(k, p)| k > p);
+    }
+    key > prev
 }
 
 /// Validates one whole item at the start of `buf` and returns how many
@@ -566,5 +657,58 @@ pub fn count_nodes(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> 
         if depth == 0 {
             return Ok((nodes, off));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_above_is_length_then_bytes() {
+        let keys: [&[u8]; 10] = [
+            b"a",
+            b"b",
+            b"z",
+            b"aa",
+            b"ab",
+            b"f\xff",
+            b"abcdefgh",
+            b"abcdefgi",
+            b"abcdefghi",
+            b"abcdefghj",
+        ];
+        for k in keys {
+            for p in keys {
+                let want = (k.len(), k) > (p.len(), p);
+                assert_eq!(key_above(k, p), want, "{k:?} vs {p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn small_int_reads_every_width_and_refuses_the_rest() {
+        for n in 0..=8usize {
+            let mut w = [0xEEu8; 16];
+            w[0] = tag::PINT;
+            w[1] = tag::BIN | n as u8;
+            let v: u64 = if n == 0 {
+                0
+            } else {
+                0x0102_0304_0506_0708 >> (64 - 8 * n)
+            };
+            for i in 0..n {
+                w[2 + i] = (v >> (8 * (n - 1 - i))) as u8;
+            }
+            assert_eq!(small_int(&w), Some((v, 2 + n)), "width {n}");
+        }
+        let mut w = [0u8; 16];
+        w[1] = tag::BIN | 2; // leading zero
+        assert_eq!(small_int(&w), None);
+        w[1] = tag::BIN | 9; // too long for the fast path
+        w[2] = 1;
+        assert_eq!(small_int(&w), None);
+        w[1] = tag::STR | 1; // not a BIN
+        assert_eq!(small_int(&w), None);
     }
 }

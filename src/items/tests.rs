@@ -420,6 +420,54 @@ fn blobs_navigate_and_encode_canonically() {
     assert_eq!(items.prepend(blob, s), Err(Error::BlobBadTerm));
 }
 
+/// Regression (found by c-tests/test_items.c): the node after a BLOB holds
+/// its chunk length and is not a node; `set_value` rewrote it (changing
+/// the chunk length) and `insert_after` linked a chunk behind it, where no
+/// walk sees it, while counting it as the BLOB's child.
+#[test]
+fn blob_extension_slot_is_no_node_for_edits() {
+    let doc = hex("0B 0000000000000002 83 616263 81 64");
+    let mut pool = vec![Item::default(); 16];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let blob = items.parse(&doc, &mut off).unwrap();
+    let slot = blob + 1;
+    assert_eq!(items.set_value(slot, &Atom::Uint(7)), Err(Error::Invalid));
+    assert_eq!(items.set_value(slot, &Atom::Bin(b"x")), Err(Error::Invalid));
+    let c = items.add(&Atom::Bin(b"xyz")).unwrap();
+    assert_eq!(items.insert_after(blob, slot, c), Err(Error::Invalid));
+    assert_eq!(items.child_count(blob), Ok(2));
+    assert_eq!(items.blob_chunk_len_minus_one(blob), Ok(2));
+    let mut out = [0u8; 32];
+    let n = items.encode(blob, &mut out).unwrap();
+    assert_eq!(&out[..n], &doc[..]);
+    // `c` is still unlinked, so it can go where it belongs.
+    items.prepend(blob, c).unwrap();
+    let n = items.encode(blob, &mut out).unwrap();
+    assert_eq!(
+        &out[..n],
+        &hex("0B 0000000000000002 83 78797A 83 616263 81 64")[..]
+    );
+}
+
+/// Regression (found by c-tests/test_items.c): an offset beyond the input
+/// gave `NotEnough` (a caller feeding more input would wait forever) and
+/// started a document; it is a bad argument.
+#[test]
+fn parse_offset_beyond_input_is_invalid() {
+    let doc = hex("08 00");
+    let mut pool = vec![Item::default(); 4];
+    let mut items = Items::new(&mut pool);
+    let mut off = 3;
+    assert_eq!(items.parse(&doc, &mut off), Err(Error::Invalid));
+    assert_eq!((off, items.len(), items.state), (3, 0, ParseState::idle()));
+    off = 2;
+    assert_eq!(items.parse(&doc, &mut off), Err(Error::NotEnough(1)));
+    items.abort();
+    off = 0;
+    assert_eq!(items.parse(&doc, &mut off), Ok(0));
+}
+
 #[test]
 fn walk_gives_depths_and_bounded_on_broken_links() {
     let doc = hex("08 08 01 00 02 00");

@@ -1,5 +1,30 @@
-//! Helpers shared by the integration tests. Each test crate compiles all of
-//! them and uses only a part, hence the `dead_code` allowances inside.
+//! Shared test support: an independent reference model of the format
+//! ([`reference`]), random documents and mutations ([`gen`]), a walker
+//! that runs libyac's atom decoder the same way as the reference ([`walk`]),
+//! the FORMAT.md vector tables ([`vectors`]) and native-program helpers
+//! ([`native`]). Integration tests include it with `mod common;` and each
+//! uses only a part, hence the `dead_code` allowance.
 
+#![allow(dead_code, unused_imports)]
+
+pub mod gen;
 pub mod native;
+pub mod reference;
 pub mod vectors;
+pub mod walk;
+
+pub use gen::{edge_atom, gen_value, mutate, Rng};
+pub use reference::{decode, decode_traced, encode, Kind, RefAtom, RefError, Value};
+
+/// Parses hex with optional spaces ("0C 81 7B").
+pub fn hex(s: &str) -> Vec<u8> {
+    let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    assert!(
+        digits.chunks_exact(2).remainder().is_empty(),
+        "odd hex: {s}"
+    );
+    digits
+        .chunks(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
+        .collect()
+}

@@ -1,0 +1,828 @@
+/* libyac's C API against the C MessagePack peers (msgpack-c, msgpuck) on the
+ * format author's benchmark documents (shared/data: licenses, canada-list,
+ * canada-map as .mp and .yac).
+ *
+ * Usage: bench [--quick] [--default-malloc] [DATA_DIR]   (DATA_DIR defaults
+ * to ../shared/data). benches/run.sh builds and runs it; see
+ * benches/README.md for what each line means.
+ *
+ * Per document it first checks, then times:
+ *  1. the .mp is decoded with msgpack-c and its tree re-encoded to YAC with
+ *     libyac's YACAtom*Encode functions (MAP keys sorted length-first, then
+ *     bytewise); the result must equal the reference .yac byte for byte;
+ *  2. msgpack-c's tree and libyac's tree (YACItemsParse of the .yac, walked
+ *     with YACItemsWalk) have the same item count and walk checksum, and both
+ *     equal counts.json; YACItemsEncode of the parsed tree gives the .yac back;
+ *  3. interleaved timings (median of several repetitions, min and max) of
+ *     decoders and encoders, with heap allocations per operation counted by
+ *     interposing malloc (libyac's must be 0).
+ * The exit status is 0 only when every check passed (timings are reported,
+ * never judged).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <limits.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <msgpack.h>
+#include <msgpuck.h>
+
+#include "yac.h"
+
+/* ---------------------------------------------------------------------- */
+/* Heap allocation counting: this program's malloc family wraps glibc's and
+ * counts calls. The executable's definitions interpose for every shared
+ * library too (libmsgpackc.so), and libyac.a is linked in statically. */
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t size);
+extern void *__libc_memalign(size_t align, size_t size);
+extern void __libc_free(void *p);
+
+static unsigned long long g_allocs;
+
+void *malloc(size_t size) {
+    g_allocs++;
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size) {
+    g_allocs++;
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t size) {
+    g_allocs++;
+    return __libc_realloc(p, size);
+}
+
+void free(void *p) { __libc_free(p); }
+
+void *memalign(size_t align, size_t size) {
+    g_allocs++;
+    return __libc_memalign(align, size);
+}
+
+void *aligned_alloc(size_t align, size_t size);
+void *aligned_alloc(size_t align, size_t size) {
+    g_allocs++;
+    return __libc_memalign(align, size);
+}
+
+int posix_memalign(void **out, size_t align, size_t size) {
+    void *p;
+    g_allocs++;
+    if (align < sizeof(void *) || (align & (align - 1)) != 0) {
+        return EINVAL;
+    }
+    p = __libc_memalign(align, size);
+    if (p == NULL) {
+        return ENOMEM;
+    }
+    *out = p;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Small helpers. */
+
+static int g_failed; /* a check failed: exit status 1 */
+
+static void die(const char *what, const char *detail) {
+    fprintf(stderr, "bench: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+    exit(2);
+}
+
+static void *xmalloc(size_t n) {
+    void *p = malloc(n ? n : 1);
+    if (p == NULL) {
+        die("out of memory", NULL);
+    }
+    return p;
+}
+
+static unsigned char *read_file(const char *dir, const char *name, const char *ext, size_t *len) {
+    char path[4096];
+    FILE *f;
+    long n;
+    unsigned char *buf;
+    snprintf(path, sizeof path, "%s/%s%s", dir, name, ext);
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        die("cannot open", path);
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        die("cannot size", path);
+    }
+    buf = xmalloc((size_t)n + 1);
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        die("cannot read", path);
+    }
+    buf[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The expected walk count and sum of a document, from counts.json (a flat
+ * search: "<name>": { ... "walk_count": N, "walk_sum": N ...). */
+static void expected_walk(const char *counts, const char *name, uint64_t *count, uint64_t *sum) {
+    char key[256];
+    const char *p, *c, *s;
+    snprintf(key, sizeof key, "\"%s\": {", name);
+    p = strstr(counts, key);
+    if (p == NULL) {
+        die("counts.json has no document", name);
+    }
+    c = strstr(p, "\"walk_count\":");
+    s = strstr(p, "\"walk_sum\":");
+    if (c == NULL || s == NULL) {
+        die("counts.json has no walk checksum for", name);
+    }
+    *count = strtoull(c + strlen("\"walk_count\":"), NULL, 10);
+    *sum = strtoull(s + strlen("\"walk_sum\":"), NULL, 10);
+}
+
+/* ---------------------------------------------------------------------- */
+/* msgpack-c tree -> YAC with the atom encoders. */
+
+struct outbuf {
+    unsigned char *p;
+    size_t len, cap;
+};
+
+/* Room for an atom whose payload is `payload` bytes (tag, 8-byte length). */
+static void room(struct outbuf *b, size_t payload) {
+    size_t need = b->len + payload + 16;
+    if (need > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        unsigned char *p;
+        while (cap < need) {
+            cap *= 2;
+        }
+        p = realloc(b->p, cap);
+        if (p == NULL) {
+            die("out of memory", NULL);
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+}
+
+/* `n` by pointer: it is read after the encoder (an argument of the same
+ * call) has set it. */
+static int emitted(struct outbuf *b, enum YACErr e, const size_t *n, const char *what) {
+    if (e != YACErrNo) {
+        fprintf(stderr, "bench: %s: %s\n", what, YACErr2Str(e));
+        return -1;
+    }
+    b->len += *n;
+    return 0;
+}
+
+static int key_cmp(const void *a, const void *b) {
+    const msgpack_object *x = &((const msgpack_object_kv *)a)->key;
+    const msgpack_object *y = &((const msgpack_object_kv *)b)->key;
+    if (x->via.str.size != y->via.str.size) {
+        return x->via.str.size < y->via.str.size ? -1 : 1;
+    }
+    return memcmp(x->via.str.ptr, y->via.str.ptr, x->via.str.size);
+}
+
+/* Encodes `o` (depth-limited recursion: the documents nest 9 deep). */
+static int to_yac(struct outbuf *b, const msgpack_object *o, int depth) {
+    size_t n = 0;
+    uint32_t i;
+    if (depth > 64) {
+        fprintf(stderr, "bench: msgpack tree nests too deep\n");
+        return -1;
+    }
+    room(b, 0);
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL:
+        return emitted(b, YACAtomNILEncode(&n, b->p + b->len, b->cap - b->len), &n, "NIL");
+    case MSGPACK_OBJECT_BOOLEAN:
+        return emitted(b, YACAtomBoolEncode(&n, b->p + b->len, b->cap - b->len, o->via.boolean), &n,
+                       "bool");
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        return emitted(b, YACAtomUintEncode(&n, b->p + b->len, b->cap - b->len, o->via.u64), &n,
+                       "+INT");
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        return emitted(b, YACAtomSintEncode(&n, b->p + b->len, b->cap - b->len, o->via.i64), &n,
+                       "-INT");
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        return emitted(b, YACAtomFloatEncode(&n, b->p + b->len, b->cap - b->len, o->via.f64), &n,
+                       "float");
+    case MSGPACK_OBJECT_STR:
+        room(b, o->via.str.size);
+        return emitted(b,
+                       YACAtomStrEncode(&n, b->p + b->len, b->cap - b->len, o->via.str.ptr,
+                                        o->via.str.size),
+                       &n, "STR");
+    case MSGPACK_OBJECT_BIN:
+        room(b, o->via.bin.size);
+        return emitted(b,
+                       YACAtomBinEncode(&n, b->p + b->len, b->cap - b->len,
+                                        (const unsigned char *)o->via.bin.ptr, o->via.bin.size),
+                       &n, "BIN");
+    case MSGPACK_OBJECT_ARRAY:
+        if (emitted(b, YACAtomListEncode(&n, b->p + b->len, b->cap - b->len), &n, "LIST") != 0) {
+            return -1;
+        }
+        for (i = 0; i < o->via.array.size; i++) {
+            if (to_yac(b, &o->via.array.ptr[i], depth + 1) != 0) {
+                return -1;
+            }
+        }
+        room(b, 0);
+        return emitted(b, YACAtomEOCEncode(&n, b->p + b->len, b->cap - b->len), &n, "EOC");
+    case MSGPACK_OBJECT_MAP: {
+        /* FORMAT.md: keys are non-empty STRs, ascending by length, then
+         * bytewise, unique. msgpack keeps the source order: sort a copy. */
+        uint32_t m = o->via.map.size;
+        msgpack_object_kv *kv = xmalloc(sizeof *kv * (m ? m : 1));
+        int rc = 0;
+        for (i = 0; i < m; i++) {
+            kv[i] = o->via.map.ptr[i];
+            if (kv[i].key.type != MSGPACK_OBJECT_STR || kv[i].key.via.str.size == 0) {
+                fprintf(stderr, "bench: MAP key is not a non-empty string\n");
+                free(kv);
+                return -1;
+            }
+        }
+        qsort(kv, m, sizeof *kv, key_cmp);
+        for (i = 1; i < m; i++) {
+            if (key_cmp(&kv[i - 1], &kv[i]) == 0) {
+                fprintf(stderr, "bench: duplicate MAP key\n");
+                free(kv);
+                return -1;
+            }
+        }
+        rc = emitted(b, YACAtomMapEncode(&n, b->p + b->len, b->cap - b->len), &n, "MAP");
+        for (i = 0; rc == 0 && i < m; i++) {
+            rc = to_yac(b, &kv[i].key, depth + 1);
+            if (rc == 0) {
+                rc = to_yac(b, &kv[i].val, depth + 1);
+            }
+        }
+        free(kv);
+        if (rc != 0) {
+            return -1;
+        }
+        room(b, 0);
+        return emitted(b, YACAtomEOCEncode(&n, b->p + b->len, b->cap - b->len), &n, "EOC");
+    }
+    case MSGPACK_OBJECT_EXT:
+    default:
+        fprintf(stderr, "bench: msgpack type %d has no YAC counterpart here\n", (int)o->type);
+        return -1;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Walk checksums (shared/data/README.md): count += 1, sum += (tag << 32) + v
+ * for every item in document order, MAP keys before their values. */
+
+struct walksum {
+    uint64_t count, sum;
+};
+
+static void add(struct walksum *w, uint64_t tag, uint64_t v) {
+    w->count++;
+    w->sum += (tag << 32) + v;
+}
+
+static void mp_walk(struct walksum *w, const msgpack_object *o) {
+    uint32_t i;
+    switch (o->type) {
+    case MSGPACK_OBJECT_NIL:
+        add(w, 1, 0);
+        break;
+    case MSGPACK_OBJECT_BOOLEAN:
+        add(w, 2, o->via.boolean ? 1 : 0);
+        break;
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        add(w, 3, o->via.u64);
+        break;
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        add(w, 3, (uint64_t)o->via.i64);
+        break;
+    case MSGPACK_OBJECT_STR:
+        add(w, 4, o->via.str.size);
+        break;
+    case MSGPACK_OBJECT_BIN:
+        add(w, 5, o->via.bin.size);
+        break;
+    case MSGPACK_OBJECT_ARRAY:
+        add(w, 6, o->via.array.size);
+        for (i = 0; i < o->via.array.size; i++) {
+            mp_walk(w, &o->via.array.ptr[i]);
+        }
+        break;
+    case MSGPACK_OBJECT_MAP:
+        add(w, 7, o->via.map.size);
+        for (i = 0; i < o->via.map.size; i++) {
+            mp_walk(w, &o->via.map.ptr[i].key);
+            mp_walk(w, &o->via.map.ptr[i].val);
+        }
+        break;
+    default:
+        add(w, 8, 0);
+        break;
+    }
+}
+
+/* The same checksum over libyac's tree, with YACItemsWalk (no recursion). */
+static int yac_walk(struct walksum *w, const struct YACItems *items, uint32_t root) {
+    struct YACWalk walk;
+    enum YACWalkEvent ev;
+    uint32_t idx, depth;
+    enum YACErr e = YACItemsWalkInit(&walk, items, root);
+    while (e == YACErrNo) {
+        e = YACItemsWalkNext(&ev, &idx, &depth, &walk, items);
+        if (e != YACErrNo || ev == YACWalkEnd) {
+            break;
+        }
+        if (ev == YACWalkExit) {
+            continue;
+        }
+        switch (YACItemsType(items, idx)) {
+        case YACItemNIL:
+            add(w, 1, 0);
+            break;
+        case YACItemFalse:
+            add(w, 2, 0);
+            break;
+        case YACItemTrue:
+            add(w, 2, 1);
+            break;
+        case YACItemPint: {
+            uint64_t u = 0;
+            e = YACItemsGetUint(&u, items, idx);
+            add(w, 3, u);
+            break;
+        }
+        case YACItemNint: {
+            int64_t i = 0;
+            e = YACItemsGetInt(&i, items, idx);
+            add(w, 3, (uint64_t)i);
+            break;
+        }
+        case YACItemStr: {
+            const char *s = NULL;
+            size_t n = 0;
+            e = YACItemsGetStr(&s, &n, items, idx);
+            add(w, 4, n);
+            break;
+        }
+        case YACItemBin: {
+            const unsigned char *p = NULL;
+            size_t n = 0;
+            e = YACItemsGetBin(&p, &n, items, idx);
+            add(w, 5, n);
+            break;
+        }
+        case YACItemList: {
+            size_t n = 0;
+            e = YACItemsChildCount(&n, items, idx);
+            add(w, 6, n);
+            break;
+        }
+        case YACItemMap: {
+            size_t n = 0;
+            e = YACItemsChildCount(&n, items, idx);
+            add(w, 7, n / 2);
+            break;
+        }
+        default:
+            add(w, 8, 0);
+            break;
+        }
+    }
+    if (e != YACErrNo) {
+        fprintf(stderr, "bench: YACItemsWalk: %s\n", YACErr2Str(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The timed operations. Each does one whole decode or encode of the
+ * document and returns a value that depends on its result. */
+
+struct ctx {
+    const char *mp;
+    size_t mp_len;
+    const unsigned char *yac;
+    size_t yac_len;
+    /* msgpack-c */
+    msgpack_unpacked un;     /* reused by the timed unpack */
+    msgpack_unpacked ref_un; /* the reference tree, packed by the timed pack */
+    msgpack_zone zone;       /* one big chunk, cleared and reused */
+    msgpack_sbuffer sbuf;
+    msgpack_packer pk;
+    /* libyac */
+    struct YACItem *pool; /* the timed parse's pool, preallocated */
+    size_t pool_cap;
+    struct YACItems items;
+    struct YACItem *ref_pool; /* the reference tree, encoded by the timed encode */
+    struct YACItems ref_items;
+    uint32_t ref_root;
+    unsigned char *out;
+    size_t out_cap;
+};
+
+static void op_failed(const char *op, const char *why) {
+    fprintf(stderr, "bench: %s failed in the timed loop: %s\n", op, why);
+    exit(2);
+}
+
+static uint64_t op_mpc_unpack(struct ctx *c) {
+    size_t off = 0;
+    if (msgpack_unpack_next(&c->un, c->mp, c->mp_len, &off) != MSGPACK_UNPACK_SUCCESS ||
+        off != c->mp_len) {
+        op_failed("msgpack_unpack_next", "not a whole document");
+    }
+    return (uint64_t)c->un.data.type + off;
+}
+
+/* msgpack-c at its best: msgpack_unpack into one zone whose first chunk
+ * holds the whole tree, cleared (not freed) before each decode. */
+static uint64_t op_mpc_zone(struct ctx *c) {
+    size_t off = 0;
+    msgpack_object o;
+    msgpack_zone_clear(&c->zone);
+    if (msgpack_unpack(c->mp, c->mp_len, &off, &c->zone, &o) != MSGPACK_UNPACK_SUCCESS ||
+        off != c->mp_len) {
+        op_failed("msgpack_unpack", "not a whole document");
+    }
+    return (uint64_t)o.type + off;
+}
+
+static uint64_t op_mp_check(struct ctx *c) {
+    const char *p = c->mp;
+    if (mp_check(&p, c->mp + c->mp_len) != 0 || p != c->mp + c->mp_len) {
+        op_failed("mp_check", "invalid");
+    }
+    return (uint64_t)(p - c->mp);
+}
+
+static uint64_t yac_parse(struct ctx *c, uint32_t flags) {
+    uint32_t root = 0;
+    size_t off = 0;
+    enum YACErr e = YACItemsInit(&c->items, c->pool, c->pool_cap);
+    c->items.flags = flags;
+    if (e == YACErrNo) {
+        e = YACItemsParse(&c->items, &root, &off, c->yac, c->yac_len);
+    }
+    if (e != YACErrNo || off != c->yac_len) {
+        op_failed("YACItemsParse", YACErr2Str(e));
+    }
+    return (uint64_t)c->items.len + root;
+}
+
+static uint64_t op_yac_parse(struct ctx *c) { return yac_parse(c, 0); }
+
+static uint64_t op_yac_parse_trust(struct ctx *c) { return yac_parse(c, YACItemsTrustUTF8); }
+
+static uint64_t op_yac_atoms(struct ctx *c) {
+    size_t off = 0, got = 0;
+    uint64_t acc = 0;
+    struct YACAtom a;
+    while (off < c->yac_len) {
+        enum YACErr e = YACAtomDecode(&got, &a, c->yac + off, c->yac_len - off);
+        if (e != YACErrNo) {
+            op_failed("YACAtomDecode", YACErr2Str(e));
+        }
+        off += got;
+        acc += (uint64_t)a.typ;
+    }
+    return acc;
+}
+
+static uint64_t op_mpc_pack(struct ctx *c) {
+    msgpack_sbuffer_clear(&c->sbuf);
+    if (msgpack_pack_object(&c->pk, c->ref_un.data) != 0) {
+        op_failed("msgpack_pack_object", "error");
+    }
+    return c->sbuf.size;
+}
+
+static uint64_t op_yac_encode(struct ctx *c) {
+    size_t off = 0;
+    enum YACErr e = YACItemsEncode(&c->ref_items, c->ref_root, &off, c->out, c->out_cap);
+    if (e != YACErrNo || off != c->yac_len) {
+        op_failed("YACItemsEncode", YACErr2Str(e));
+    }
+    return off;
+}
+
+enum { P_MPC_UNPACK, P_MPC_ZONE, P_MP_CHECK, P_YAC_PARSE, P_YAC_TRUST, P_YAC_ATOMS, P_MPC_PACK, P_YAC_ENC, NPEERS };
+
+static const struct peer {
+    const char *name;
+    uint64_t (*op)(struct ctx *);
+    int is_yac;  /* must not allocate */
+    int yac_in;  /* size for MB/s: 1 the .yac, 0 the .mp */
+} peers[NPEERS] = {
+    {"msgpack-c unpack_next", op_mpc_unpack, 0, 0},
+    {"msgpack-c unpack, zone reused", op_mpc_zone, 0, 0},
+    {"msgpuck mp_check", op_mp_check, 0, 0},
+    {"libyac ItemsParse", op_yac_parse, 1, 1},
+    {"libyac ItemsParse trustUTF8", op_yac_parse_trust, 1, 1},
+    {"libyac AtomDecode walk", op_yac_atoms, 1, 1},
+    {"msgpack-c pack_object", op_mpc_pack, 0, 0},
+    {"libyac ItemsEncode", op_yac_encode, 1, 1},
+};
+
+#define MAX_REPS 64
+
+struct timing {
+    unsigned long iters;
+    double ns[MAX_REPS]; /* per operation, one per repetition */
+    unsigned long long allocs;
+    unsigned long long ops;
+};
+
+static volatile uint64_t g_sink;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Runs `iters` operations of peer `p`; returns ns per operation. */
+static double batch(struct ctx *c, int p, unsigned long iters, struct timing *t) {
+    unsigned long i;
+    uint64_t acc = 0, t0, t1;
+    unsigned long long a0 = g_allocs;
+    t0 = now_ns();
+    for (i = 0; i < iters; i++) {
+        acc += peers[p].op(c);
+    }
+    t1 = now_ns();
+    g_sink += acc;
+    if (t != NULL) {
+        t->allocs += g_allocs - a0;
+        t->ops += iters;
+    }
+    return (double)(t1 - t0) / (double)iters;
+}
+
+/* ---------------------------------------------------------------------- */
+
+struct config {
+    const char *dir;
+    int quick;
+    int default_malloc;
+    int reps;
+    double batch_ns; /* target time of one timed batch */
+};
+
+static void run_document(const struct config *cfg, const char *name, const char *counts) {
+    struct ctx c;
+    size_t mp_len = 0, yac_len = 0, off = 0, nodes_needed = 0, used = 0;
+    unsigned char *mp = read_file(cfg->dir, name, ".mp", &mp_len);
+    unsigned char *yac = read_file(cfg->dir, name, ".yac", &yac_len);
+    struct outbuf ob = {NULL, 0, 0};
+    struct walksum wm = {0, 0}, wy = {0, 0};
+    uint64_t want_count = 0, want_sum = 0;
+    struct timing tm[NPEERS];
+    double med[NPEERS], lo[NPEERS], hi[NPEERS], mbytes[NPEERS];
+    int p, r, ok = 1;
+    enum YACErr e;
+
+    memset(&c, 0, sizeof c);
+    memset(tm, 0, sizeof tm);
+    c.mp = (const char *)mp;
+    c.mp_len = mp_len;
+    c.yac = yac;
+    c.yac_len = yac_len;
+    expected_walk(counts, name, &want_count, &want_sum);
+
+    printf("\n== %s: .mp %zu bytes, .yac %zu bytes\n", name, mp_len, yac_len);
+
+    /* (1) msgpack-c's tree, re-encoded with the atom encoders, must equal
+     * the reference .yac. */
+    msgpack_unpacked_init(&c.ref_un);
+    if (msgpack_unpack_next(&c.ref_un, c.mp, mp_len, &off) != MSGPACK_UNPACK_SUCCESS ||
+        off != mp_len) {
+        die("msgpack-c cannot decode", name);
+    }
+    if (to_yac(&ob, &c.ref_un.data, 0) != 0) {
+        printf("  atom encoders: FAILED (see stderr)\n");
+        g_failed = 1;
+        ok = 0;
+    } else if (ob.len == yac_len && memcmp(ob.p, yac, yac_len) == 0) {
+        printf("  atom encoders from the msgpack-c tree vs reference .yac: MATCH (%zu bytes)\n",
+               ob.len);
+    } else {
+        size_t i = 0, n = ob.len < yac_len ? ob.len : yac_len;
+        while (i < n && ob.p[i] == yac[i]) {
+            i++;
+        }
+        printf("  atom encoders from the msgpack-c tree vs reference .yac: DIFFER at offset %zu "
+               "(ours %zu bytes, reference %zu)\n",
+               i, ob.len, yac_len);
+        g_failed = 1;
+    }
+    free(ob.p);
+
+    /* (2) libyac's tree of the .yac: same items and checksum as msgpack-c's
+     * tree and as counts.json; encoding it gives the .yac back. */
+    e = YACItemsNodesNeeded(&nodes_needed, &used, yac, yac_len, 0);
+    if (e != YACErrNo || used != yac_len) {
+        die("YACItemsNodesNeeded rejects", name);
+    }
+    c.pool_cap = nodes_needed;
+    c.pool = xmalloc(sizeof *c.pool * nodes_needed);
+    c.ref_pool = xmalloc(sizeof *c.ref_pool * nodes_needed);
+    off = 0;
+    e = YACItemsInit(&c.ref_items, c.ref_pool, nodes_needed);
+    if (e == YACErrNo) {
+        e = YACItemsParse(&c.ref_items, &c.ref_root, &off, yac, yac_len);
+    }
+    if (e != YACErrNo || off != yac_len) {
+        fprintf(stderr, "bench: YACItemsParse(%s): %s at offset %zu\n", name, YACErr2Str(e), off);
+        exit(2);
+    }
+    mp_walk(&wm, &c.ref_un.data);
+    if (yac_walk(&wy, &c.ref_items, c.ref_root) != 0) {
+        g_failed = 1;
+    }
+    printf("  items: msgpack-c %llu, libyac %llu (nodes %u, counting pass %zu), counts.json %llu\n",
+           (unsigned long long)wm.count, (unsigned long long)wy.count, c.ref_items.len,
+           nodes_needed, (unsigned long long)want_count);
+    printf("  walk checksum: msgpack-c %llu, libyac %llu, counts.json %llu: %s\n",
+           (unsigned long long)wm.sum, (unsigned long long)wy.sum, (unsigned long long)want_sum,
+           wm.count == want_count && wy.count == want_count && wm.sum == want_sum &&
+                   wy.sum == want_sum
+               ? "OK"
+               : "MISMATCH");
+    if (!(wm.count == want_count && wy.count == want_count && wm.sum == want_sum &&
+          wy.sum == want_sum)) {
+        g_failed = 1;
+    }
+    c.out_cap = yac_len;
+    c.out = xmalloc(c.out_cap);
+    off = 0;
+    e = YACItemsEncode(&c.ref_items, c.ref_root, &off, c.out, c.out_cap);
+    if (e != YACErrNo || off != yac_len || memcmp(c.out, yac, yac_len) != 0) {
+        printf("  YACItemsEncode of the parsed tree: DIFFERS from the .yac (%s, %zu bytes)\n",
+               YACErr2Str(e), off);
+        g_failed = 1;
+    } else {
+        printf("  YACItemsEncode of the parsed tree: MATCH\n");
+    }
+    msgpack_sbuffer_init(&c.sbuf);
+    msgpack_packer_init(&c.pk, &c.sbuf, msgpack_sbuffer_write);
+    if (msgpack_pack_object(&c.pk, c.ref_un.data) != 0) {
+        die("msgpack_pack_object fails on", name);
+    }
+    printf("  msgpack_pack_object of its tree vs the .mp: %s (%zu bytes)\n",
+           c.sbuf.size == mp_len && memcmp(c.sbuf.data, mp, mp_len) == 0 ? "same bytes"
+                                                                           : "different bytes",
+           c.sbuf.size);
+    msgpack_unpacked_init(&c.un);
+    if (!msgpack_zone_init(&c.zone, 32 * mp_len)) {
+        die("msgpack_zone_init fails for", name);
+    }
+    if (!ok) {
+        exit(1);
+    }
+
+    /* (3) Timings. Calibrate the batch size per peer (which also warms the
+     * caches, the pools and the sbuffer), warm up once more, then run the
+     * peers interleaved, rotating the order on every repetition. */
+    for (p = 0; p < NPEERS; p++) {
+        double one = batch(&c, p, 1, NULL);
+        one = batch(&c, p, 1, NULL);
+        tm[p].iters = one > 0 ? (unsigned long)(cfg->batch_ns / one) : 1;
+        if (tm[p].iters < 1) {
+            tm[p].iters = 1;
+        }
+        batch(&c, p, tm[p].iters, NULL);
+    }
+    for (r = 0; r < cfg->reps; r++) {
+        for (p = 0; p < NPEERS; p++) {
+            int q = (p + r) % NPEERS;
+            tm[q].ns[r] = batch(&c, q, tm[q].iters, &tm[q]);
+        }
+    }
+    for (p = 0; p < NPEERS; p++) {
+        double s[MAX_REPS];
+        memcpy(s, tm[p].ns, sizeof(double) * (size_t)cfg->reps);
+        qsort(s, (size_t)cfg->reps, sizeof(double), cmp_double);
+        med[p] = s[cfg->reps / 2];
+        lo[p] = s[0];
+        hi[p] = s[cfg->reps - 1];
+        mbytes[p] = (double)(peers[p].yac_in ? yac_len : mp_len);
+    }
+
+    printf("\n  %-30s %10s %10s %10s %9s %9s %10s %8s\n", "operation", "median us", "min us",
+           "max us", "MB/s", "Mitems/s", "allocs/op", "iters");
+    for (p = 0; p < NPEERS; p++) {
+        double allocs = tm[p].ops ? (double)tm[p].allocs / (double)tm[p].ops : 0;
+        printf("  %-30s %10.1f %10.1f %10.1f %9.1f %9.1f %10.2f %8lu\n", peers[p].name,
+               med[p] / 1e3, lo[p] / 1e3, hi[p] / 1e3, mbytes[p] / med[p] * 1e3,
+               (double)wm.count / med[p] * 1e3, allocs, tm[p].iters);
+        if (peers[p].is_yac && tm[p].allocs != 0) {
+            printf("  ^ libyac allocated on the heap: must be 0\n");
+            g_failed = 1;
+        }
+    }
+    printf("\n  %-44s %7s %9s\n", "ratio (of median times)", "value", "target");
+    printf("  %-44s %7.3f %9s\n", "libyac parse / msgpack-c unpack",
+           med[P_YAC_PARSE] / med[P_MPC_UNPACK], "<= 0.33");
+    printf("  %-44s %7.3f %9s\n", "libyac parse / msgpack-c unpack, zone reused",
+           med[P_YAC_PARSE] / med[P_MPC_ZONE], "-");
+    printf("  %-44s %7.3f %9s\n", "libyac parse / msgpuck mp_check",
+           med[P_YAC_PARSE] / med[P_MP_CHECK], "<= 2.0");
+    printf("  %-44s %7.3f %9s\n", "libyac atom walk / msgpuck mp_check",
+           med[P_YAC_ATOMS] / med[P_MP_CHECK], "<= 1.0");
+    printf("  %-44s %7.3f %9s\n", "libyac tree encode / msgpack_pack_object",
+           med[P_YAC_ENC] / med[P_MPC_PACK], "<= 0.5");
+    printf("  %-44s %6.1f%%\n", "UTF-8 validation share of libyac parse",
+           100.0 * (med[P_YAC_PARSE] - med[P_YAC_TRUST]) / med[P_YAC_PARSE]);
+    printf("  %-44s %7.2f  (%zu B/node x %u nodes / %llu items)\n", "libyac tree bytes per item",
+           (double)sizeof(struct YACItem) * c.ref_items.len / (double)wm.count,
+           sizeof(struct YACItem), c.ref_items.len, (unsigned long long)wm.count);
+    printf("  %-44s %7.2f  (libyac: %.2f; must be 0)\n", "msgpack-c heap allocations per unpack",
+           tm[P_MPC_UNPACK].ops ? (double)tm[P_MPC_UNPACK].allocs / (double)tm[P_MPC_UNPACK].ops
+                                : 0,
+           tm[P_YAC_PARSE].ops ? (double)tm[P_YAC_PARSE].allocs / (double)tm[P_YAC_PARSE].ops : 0);
+
+    msgpack_unpacked_destroy(&c.un);
+    msgpack_zone_destroy(&c.zone);
+    msgpack_unpacked_destroy(&c.ref_un);
+    msgpack_sbuffer_destroy(&c.sbuf);
+    free(c.pool);
+    free(c.ref_pool);
+    free(c.out);
+    free(mp);
+    free(yac);
+}
+
+int main(int argc, char **argv) {
+    static const char *const docs[] = {"licenses", "canada-list", "canada-map"};
+    struct config cfg = {"../shared/data", 0, 0, 15, 20e6};
+    size_t counts_len = 0;
+    unsigned char *counts;
+    int i;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            cfg.quick = 1;
+        } else if (strcmp(argv[i], "--default-malloc") == 0) {
+            cfg.default_malloc = 1;
+        } else if (strcmp(argv[i], "--help") == 0 || argv[i][0] == '-') {
+            fprintf(stderr, "usage: %s [--quick] [--default-malloc] [DATA_DIR]\n", argv[0]);
+            return strcmp(argv[i], "--help") == 0 ? 0 : 2;
+        } else {
+            cfg.dir = argv[i];
+        }
+    }
+    if (cfg.quick) {
+        cfg.reps = 3;
+        cfg.batch_ns = 1e6;
+    }
+    if (!cfg.default_malloc) {
+        /* The same glibc malloc settings for every peer: no trimming, no
+         * mmap for blocks below 32 MiB, and 64 MiB of top padding, so that
+         * no peer pays for returning memory to the kernel and fetching it
+         * again on every operation. */
+        if (mallopt(M_TRIM_THRESHOLD, INT_MAX) != 1 || mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 ||
+            mallopt(M_TOP_PAD, 64 << 20) != 1) {
+            die("mallopt refused a setting", NULL);
+        }
+    }
+
+    printf("libyac %s C API vs msgpack-c %s and msgpuck; %s; %d repetitions of ~%.0f ms "
+           "batches per operation, interleaved\n",
+           YAC_VERSION, msgpack_version(), cfg.default_malloc
+               ? "glibc malloc with default settings"
+               : "glibc malloc pinned (M_TRIM_THRESHOLD INT_MAX, M_MMAP_THRESHOLD 32 MiB, M_TOP_PAD 64 MiB)",
+           cfg.reps, cfg.batch_ns / 1e6);
+    counts = read_file(cfg.dir, "counts", ".json", &counts_len);
+    for (i = 0; i < (int)(sizeof docs / sizeof docs[0]); i++) {
+        run_document(&cfg, docs[i], (const char *)counts);
+        fflush(stdout);
+    }
+    free(counts);
+    printf("\n%s\n", g_failed ? "bench: SOME CHECKS FAILED" : "bench: all checks passed");
+    return g_failed ? 1 : 0;
+}

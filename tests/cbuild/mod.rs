@@ -1,0 +1,264 @@
+//! Building C programs against the real library, shared by the C test
+//! harness (`tests/c_api.rs`: `c-tests/*.c`) and the examples test
+//! (`tests/examples.rs`: `examples-c/*.c`): the release `libyac.a`, the
+//! generated vectors header, and one way to compile and link a C file
+//! (strict C99 flags, `include/yac.h`), plainly or with sanitizers.
+#![allow(dead_code)]
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::native::{self, C_FLAGS, SANITIZE, SYSTEM_LIBS};
+use crate::common::vectors::{bytes, walk, INVALID_ATOM, INVALID_STREAM, VALID};
+use yac::ffi::{YACErr, YACItemType};
+use yac::{Atom, Error};
+
+/// What C programs are built with: the library and the directory of
+/// generated headers.
+pub struct Setup {
+    /// `<target>/release/libyac.a`.
+    pub lib: PathBuf,
+    /// Holds `yac_vectors.h`.
+    pub gen: PathBuf,
+    /// Where executables go.
+    pub out: PathBuf,
+}
+
+/// Builds the release library and writes the generated headers.
+pub fn setup() -> Setup {
+    let lib = native::build_release_lib(&native::target_dir(), &[]);
+    let out = native::c_out_dir();
+    let gen = out.join("gen");
+    fs::create_dir_all(&gen).expect("target/c-tests/gen can be created");
+    generate_vectors(&gen);
+    Setup { lib, gen, out }
+}
+
+/// How to build one program.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Strict flags only.
+    Plain,
+    /// Strict flags plus AddressSanitizer and UndefinedBehaviorSanitizer.
+    Sanitized,
+}
+
+impl Setup {
+    /// Compiles and links `src` (plus `extra` flags) into an executable
+    /// named after it (with `-san` when sanitized) and returns its path;
+    /// panics with the compiler's output on failure.
+    pub fn compile(&self, src: &Path, mode: Mode) -> PathBuf {
+        let stem = src.file_stem().expect("file name").to_string_lossy();
+        let (exe, extra) = match mode {
+            Mode::Plain => (self.out.join(&*stem), &[][..]),
+            Mode::Sanitized => (self.out.join(format!("{stem}-san")), SANITIZE),
+        };
+        let include = native::manifest_dir().join("include");
+        let mut cc = native::compiler(false);
+        cc.args(C_FLAGS)
+            .args(extra)
+            .arg("-I")
+            .arg(&include)
+            .arg("-I")
+            .arg(&self.gen)
+            .arg(src)
+            .arg(&self.lib)
+            .args(SYSTEM_LIBS)
+            .arg("-o")
+            .arg(&exe);
+        native::run(&mut cc);
+        exe
+    }
+}
+
+/// The `*.c` files of a directory of the crate, sorted.
+pub fn sources(dir: &str) -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = fs::read_dir(native::manifest_dir().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}/ is readable: {e}"))
+        .map(|e| e.expect("readable dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    sources.sort();
+    assert!(!sources.is_empty(), "no C files in {dir}/");
+    sources
+}
+
+/// Runs `exe` with `args` and `stdin` as input; returns its output
+/// whatever its exit status.
+pub fn run_with(exe: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+    let mut input = child.stdin.take().expect("piped stdin");
+    // A program may exit without reading all of stdin: ignore EPIPE.
+    let _ = input.write_all(stdin);
+    drop(input);
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("{} did not finish: {e}", exe.display()))
+}
+
+/// A C string literal for `s`, with everything but plain ASCII escaped.
+pub fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for b in s.bytes() {
+        match b {
+            b'"' | b'\\' | b'?' => write!(out, "\\{:03o}", b).unwrap(),
+            0x20..=0x7E => out.push(b as char),
+            _ => write!(out, "\\{:03o}", b).unwrap(),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A `static const unsigned char` array named `name` (NULL for no bytes:
+/// C99 has no empty arrays); returns the expression to use for it.
+pub fn c_bytes(out: &mut String, name: &str, data: &[u8]) -> String {
+    if data.is_empty() {
+        return "NULL".into();
+    }
+    write!(
+        out,
+        "static const unsigned char {name}[{}] = {{",
+        data.len()
+    )
+    .unwrap();
+    for (i, b) in data.iter().enumerate() {
+        if i % 24 == 0 {
+            out.push_str("\n  ");
+        }
+        write!(out, "0x{b:02X},").unwrap();
+    }
+    out.push_str("\n};\n");
+    name.into()
+}
+
+/// What a C test expects of one atom: its type, length, and value, as
+/// `{typ, used, kind, uint, sint, bytes_len}`; `kind` says which value
+/// field holds (0 none, 1 uint, 2 sint, 3 bytes: the last `bytes_len`
+/// bytes of the atom, compared by address and content).
+pub fn c_atom(atom: &Atom<'_>, used: usize) -> String {
+    let typ = format!("{:?}", YACItemType::from(atom.item_type()));
+    let (kind, uint, sint, len) = match *atom {
+        Atom::Uint(u) => (1, u, 0, 0),
+        Atom::Blob {
+            chunk_len_minus_one,
+        } => (1, chunk_len_minus_one, 0, 0),
+        Atom::Nint(i) => (2, 0, i, 0),
+        Atom::Hexlet(b) => (3, 0, 0, b.len()),
+        Atom::Magic(b) => (3, 0, 0, b.len()),
+        Atom::BigInt { magnitude: b, .. } | Atom::Float(b) | Atom::Tai64(b) | Atom::Bin(b) => {
+            (3, 0, 0, b.len())
+        }
+        Atom::Str(s) => (3, 0, 0, s.len()),
+        Atom::Eoc | Atom::Nil | Atom::Bool(_) | Atom::List | Atom::Map => (0, 0, 0, 0),
+    };
+    // INT64_MIN has no literal form in C.
+    let sint = match sint {
+        i64::MIN => "INT64_MIN".to_string(),
+        s => format!("INT64_C({s})"),
+    };
+    format!("{{{typ}, {used}, {kind}, UINT64_C({uint}), {sint}, {len}}}")
+}
+
+/// The C name of the `YACErr` for a core error.
+pub fn c_err(e: Error) -> String {
+    format!("{:?}", YACErr::from(e))
+}
+
+/// Writes `yac_vectors.h` with every valid and atom-level invalid vector.
+pub fn generate_vectors(dir: &Path) -> PathBuf {
+    let mut out = String::from(
+        "/* Generated by tests/c_api.rs from tests/common/vectors.rs. */\n\
+         #include <stddef.h>\n#include <stdint.h>\n#include \"yac.h\"\n\n\
+         struct ExpectAtom {\n  enum YACItemType typ;\n  size_t used;\n  int kind;\n  \
+         uint64_t uint;\n  int64_t sint;\n  size_t bytes_len;\n};\n\
+         struct ValidVector {\n  const char *name;\n  const unsigned char *buf;\n  \
+         size_t len;\n  size_t natoms;\n  const struct ExpectAtom *atoms;\n};\n\
+         struct InvalidVector {\n  const char *name;\n  const unsigned char *buf;\n  \
+         size_t len;\n  enum YACErr err;\n  size_t got;\n};\n\
+         struct StreamVector {\n  const char *name;\n  const unsigned char *buf;\n  \
+         size_t len;\n  enum YACErr err;\n  size_t at;\n};\n\n",
+    );
+    let mut valid_rows = Vec::new();
+    for (i, v) in VALID.iter().enumerate() {
+        let input = bytes(v.hex);
+        let (atoms, err) = walk(&input);
+        assert_eq!(err, None, "{}", v.name);
+        let buf = c_bytes(&mut out, &format!("valid{i}"), &input);
+        let rows: Vec<String> = atoms.iter().map(|(a, r)| c_atom(a, r.len())).collect();
+        writeln!(
+            out,
+            "static const struct ExpectAtom valid{i}_atoms[{}] = {{\n  {}\n}};",
+            rows.len(),
+            rows.join(",\n  ")
+        )
+        .unwrap();
+        valid_rows.push(format!(
+            "{{{}, {buf}, {}, {}, valid{i}_atoms}}",
+            c_string(v.name),
+            input.len(),
+            rows.len()
+        ));
+    }
+    writeln!(
+        out,
+        "\nstatic const struct ValidVector valid_vectors[{}] = {{\n  {}\n}};\n",
+        valid_rows.len(),
+        valid_rows.join(",\n  ")
+    )
+    .unwrap();
+    let mut invalid_rows = Vec::new();
+    for (i, v) in INVALID_ATOM.iter().enumerate() {
+        let input = bytes(v.hex);
+        let buf = c_bytes(&mut out, &format!("invalid{i}"), &input);
+        let got = match v.err {
+            Error::NotEnough(n) => n,
+            _ => 0,
+        };
+        invalid_rows.push(format!(
+            "{{{}, {buf}, {}, {}, {got}}}",
+            c_string(v.name),
+            input.len(),
+            c_err(v.err)
+        ));
+    }
+    writeln!(
+        out,
+        "static const struct InvalidVector invalid_vectors[{}] = {{\n  {}\n}};",
+        invalid_rows.len(),
+        invalid_rows.join(",\n  ")
+    )
+    .unwrap();
+    let mut stream_rows = Vec::new();
+    for (i, v) in INVALID_STREAM.iter().enumerate() {
+        let input = bytes(v.hex);
+        let buf = c_bytes(&mut out, &format!("stream{i}"), &input);
+        stream_rows.push(format!(
+            "{{{}, {buf}, {}, {}, {}}}",
+            c_string(v.name),
+            input.len(),
+            c_err(v.err),
+            v.at
+        ));
+    }
+    writeln!(
+        out,
+        "static const struct StreamVector stream_vectors[{}] = {{\n  {}\n}};",
+        stream_rows.len(),
+        stream_rows.join(",\n  ")
+    )
+    .unwrap();
+    let path = dir.join("yac_vectors.h");
+    fs::write(&path, out).expect("generated header is writable");
+    path
+}
