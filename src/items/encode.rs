@@ -25,6 +25,8 @@ trait Sink {
     fn int(&mut self, t: u8, magnitude: u64) -> Result<(), Error>;
     /// A BIN or STR (`tag_base` 0x80 or 0xC0) whose payload is trusted.
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error>;
+    /// [`Sink::string`] for payloads of at most [`SHORT`] bytes.
+    fn short_string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error>;
     /// A validated atom (the slow path for rare types).
     fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error>;
 }
@@ -65,58 +67,60 @@ impl Sink for Counter {
         };
         self.add(head.checked_add(len).ok_or(Error::LenTooBig)?)
     }
+    #[inline(always)]
+    fn short_string(&mut self, _: u8, payload: &[u8]) -> Result<(), Error> {
+        self.add(1 + payload.len())
+    }
     fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
         self.add(enc::encoded_len(a)?)
     }
 }
 
+/// The output buffer: the part not written yet.
 struct Buffer<'b> {
-    buf: &'b mut [u8],
-    pos: usize,
+    rest: &'b mut [u8],
 }
 
-impl Buffer<'_> {
-    /// The next `len` bytes of the buffer, or `NoMem`.
+impl<'b> Buffer<'b> {
+    /// Takes the next `len` bytes of the buffer, or `NoMem`.
     #[inline(always)]
-    fn room(&mut self, len: usize) -> Result<&mut [u8], Error> {
-        self.buf
-            .get_mut(self.pos..)
-            .and_then(|d| d.get_mut(..len))
-            .ok_or(Error::NoMem)
+    fn take(&mut self, len: usize) -> Result<&'b mut [u8], Error> {
+        let rest = core::mem::take(&mut self.rest);
+        if len > rest.len() {
+            self.rest = rest;
+            return Err(Error::NoMem);
+        }
+        let (dst, after) = rest.split_at_mut(len);
+        self.rest = after;
+        Ok(dst)
     }
+}
 
-    /// A BIN/STR of 61 bytes or more: header, then payload.
-    #[inline(never)]
-    fn long_string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
-        let mut head = [0u8; 9];
-        let h = enc::string_header(tag_base, payload.len(), &mut head);
-        let total = h.checked_add(payload.len()).ok_or(Error::NoMem)?;
-        let dst = self.room(total)?;
-        if let (Some(d), Some(s)) = (dst.get_mut(..h), head.get(..h)) {
-            d.copy_from_slice(s);
-        }
-        if let Some(d) = dst.get_mut(h..) {
-            if d.len() == payload.len() {
-                d.copy_from_slice(payload);
-            }
-        }
-        self.pos += total;
-        Ok(())
-    }
+/// The header of a BIN/STR of 61 bytes or more, and its length.
+#[inline(never)]
+fn long_head(tag_base: u8, len: usize) -> ([u8; 9], usize) {
+    let mut head = [0u8; 9];
+    let h = enc::string_header(tag_base, len, &mut head);
+    (head, h)
 }
 
 impl Sink for Buffer<'_> {
     #[inline(always)]
     fn byte(&mut self, b: u8) -> Result<(), Error> {
-        let d = self.buf.get_mut(self.pos).ok_or(Error::NoMem)?;
-        *d = b;
-        self.pos += 1;
-        Ok(())
+        let rest = core::mem::take(&mut self.rest);
+        match rest.split_first_mut() {
+            Some((d, after)) => {
+                *d = b;
+                self.rest = after;
+                Ok(())
+            }
+            None => Err(Error::NoMem),
+        }
     }
     #[inline(always)]
     fn int(&mut self, t: u8, m: u64) -> Result<(), Error> {
         let n = magnitude_len(m);
-        let dst = self.room(2 + n)?;
+        let dst = self.take(2 + n)?;
         // Exact stores only: the bytes after the encoding stay untouched.
         store(dst, 0, [t, tag::BIN | n as u8]);
         if n >= 4 {
@@ -129,27 +133,45 @@ impl Sink for Buffer<'_> {
         } else if n == 1 {
             store(dst, 2, [m as u8]);
         }
-        self.pos += 2 + n;
         Ok(())
     }
     #[inline(always)]
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
         let len = payload.len();
         if len >= enc::LEN_1 {
-            return self.long_string(tag_base, payload);
+            let (head, h) = long_head(tag_base, len);
+            let dst = self.take(h.checked_add(len).ok_or(Error::NoMem)?)?;
+            if let (Some((d, p)), Some(s)) = (dst.split_at_mut_checked(h), head.get(..h)) {
+                if d.len() == s.len() && p.len() == len {
+                    d.copy_from_slice(s);
+                    p.copy_from_slice(payload);
+                }
+            }
+            return Ok(());
         }
-        let dst = self.room(1 + len)?;
+        let dst = self.take(1 + len)?;
         if let Some((h, body)) = dst.split_first_mut() {
             *h = tag_base | len as u8;
-            copy_bytes(body, payload);
+            if body.len() == len {
+                body.copy_from_slice(payload);
+            }
         }
-        self.pos += 1 + len;
         Ok(())
     }
-    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
-        let room = self.buf.get_mut(self.pos..).ok_or(Error::NoMem)?;
-        self.pos += enc::encode(a, room)?;
+    #[inline(always)]
+    fn short_string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
+        let len = payload.len();
+        let dst = self.take(1 + len)?;
+        if let Some((h, body)) = dst.split_first_mut() {
+            *h = tag_base | (len & 0x3F) as u8;
+            copy_short(body, payload);
+        }
         Ok(())
+    }
+    #[inline(always)]
+    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
+        let n = enc::encode(a, self.rest)?;
+        self.take(n).map(|_| ())
     }
 }
 
@@ -169,17 +191,15 @@ fn copy_fixed<const N: usize>(dst: &mut [u8], src: &[u8], at: usize) {
     }
 }
 
-/// Copies `src` into `dst` (of the same length): short payloads with two
-/// overlapping word copies, longer ones with `copy_from_slice`.
+/// Copies `src` (at most 16 bytes) into `dst` of the same length with two
+/// overlapping word copies.
 #[inline(always)]
-fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     if dst.len() != n {
         return;
     }
-    if n > 16 {
-        dst.copy_from_slice(src);
-    } else if n >= 8 {
+    if n >= 8 {
         copy_fixed::<8>(dst, src, 0);
         copy_fixed::<8>(dst, src, n - 8);
     } else if n >= 4 {
@@ -205,6 +225,14 @@ const T_BLOB: u32 = ItemType::Blob as u32;
 const T_BIN: u32 = ItemType::Bin as u32;
 const T_STR: u32 = ItemType::Str as u32;
 
+/// Where a walk stands: the node to visit, its container, steps left.
+#[derive(Clone, Copy)]
+struct Walker {
+    n: u32,
+    cur: u32,
+    steps: usize,
+}
+
 /// State of the BLOB being written (BLOBs do not nest).
 #[derive(Clone, Copy)]
 struct BlobOut {
@@ -218,38 +246,59 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// are then unspecified; [`Items::encoded_len`] tells the size needed).
     /// Bytes after the written ones are left untouched.
     pub fn encode(&self, idx: u32, buf: &mut [u8]) -> Result<usize, Error> {
-        let mut sink = Buffer { buf, pos: 0 };
-        self.emit(idx, &mut sink)?;
-        Ok(sink.pos)
+        let cap = buf.len();
+        let sink = self.emit(idx, Buffer { rest: buf })?;
+        Ok(cap - sink.rest.len())
     }
 
     /// The number of bytes [`Items::encode`] writes for the subtree at
     /// `idx`, with the same checks.
     pub fn encoded_len(&self, idx: u32) -> Result<usize, Error> {
-        let mut sink = Counter(0);
-        self.emit(idx, &mut sink)?;
-        Ok(sink.0)
+        Ok(self.emit(idx, Counter(0))?.0)
     }
 
     /// The encoding loop: the events of [`Items::walk`] (same order, same
     /// step bound, same errors), each written as it comes.
     #[inline(always)]
-    fn emit(&self, root: u32, sink: &mut impl Sink) -> Result<(), Error> {
-        let nodes = self.nodes();
-        let mut blob: Option<BlobOut> = None;
+    fn emit<K: Sink>(&self, root: u32, sink: K) -> Result<K, Error> {
         // Each node is entered and left at most once in a sound tree.
-        let mut steps = nodes
-            .len()
-            .saturating_mul(2)
-            .saturating_add(2)
-            .min(u32::MAX as usize);
-        let mut n = root;
-        // The container holding `n` (meaningless at the root).
-        let mut cur = NONE;
+        let steps = self.len().saturating_mul(2).saturating_add(2);
+        let at = Walker {
+            n: root,
+            cur: NONE,
+            steps: steps.min(u32::MAX as usize),
+        };
+        self.emit_from::<false, K>(root, at, None, sink)
+    }
+
+    /// The loop from `at` on. `BLOBS == false` is the fast loop for what
+    /// has no BLOB: at the first BLOB it hands the walk over to the loop
+    /// with `BLOBS == true`, which keeps the state of the BLOB being
+    /// written and checks its chunks.
+    #[inline(always)]
+    fn emit_from<const BLOBS: bool, K: Sink>(
+        &self,
+        root: u32,
+        at: Walker,
+        mut blob: Option<BlobOut>,
+        mut sink: K,
+    ) -> Result<K, Error> {
+        let nodes = self.nodes();
+        let Walker {
+            mut n,
+            mut cur,
+            mut steps,
+        } = at;
         'visit: loop {
+            let item = nodes.get(n as usize);
+            let bits = item.map_or(0, Item::type_bits);
+            if !BLOBS && bits == T_BLOB {
+                let at = Walker { n, cur, steps };
+                return self.emit_blobs(root, at, sink);
+            }
             steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
-            let item = nodes.get(n as usize).ok_or(Error::Invalid)?;
-            let bits = item.type_bits();
+            let item = item.ok_or(Error::Invalid)?;
+            let next = item.next;
             if matches!(bits, T_LIST | T_MAP | T_BLOB) {
                 match bits {
                     T_LIST => sink.byte(tag::LIST)?,
@@ -257,7 +306,16 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                         self.check_map(item)?;
                         sink.byte(tag::MAP)?;
                     }
-                    _ => blob = Some(self.blob_head(n, sink)?),
+                    _ => {
+                        let chunk_minus_one = self.blob_ext_chunk(n)?;
+                        sink.atom(&Atom::Blob {
+                            chunk_len_minus_one: chunk_minus_one,
+                        })?;
+                        blob = Some(BlobOut {
+                            chunk_minus_one,
+                            last_full: true,
+                        });
+                    }
                 }
                 let first = item.links().first;
                 if first != NONE {
@@ -268,25 +326,35 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 // Empty: left right away (the next step).
                 steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
                 cur = item.links().parent;
-                let next = step_after(n, item.next, root, cur)?;
-                close(bits, &mut blob, sink)?;
-                if let Some(x) = next {
-                    n = x;
+                let go_next = n != root && next < UNLINKED;
+                if !go_next && n != root && cur == NONE {
+                    return Err(Error::Invalid);
+                }
+                close::<BLOBS>(bits, &mut blob, &mut sink)?;
+                if go_next {
+                    n = next;
                     continue;
                 }
             } else {
-                let next = step_after(n, item.next, root, cur)?;
-                if let Some(b) = blob.as_mut() {
-                    b.last_full = check_chunk(item, b.chunk_minus_one)?;
+                // Where the walk goes is decided before writing (the
+                // walk's order of errors).
+                let go_next = n != root && next < UNLINKED;
+                if !go_next && n != root && cur == NONE {
+                    return Err(Error::Invalid);
                 }
-                leaf(item, bits, sink)?;
-                if let Some(x) = next {
-                    n = x;
+                if BLOBS {
+                    if let Some(b) = blob.as_mut() {
+                        b.last_full = check_chunk(item, b.chunk_minus_one)?;
+                    }
+                }
+                sink = leaf(item, bits, sink)?;
+                if go_next {
+                    n = next;
                     continue;
                 }
             }
             if n == root {
-                return Ok(());
+                return Ok(sink);
             }
             // `n` was the last child of `cur`: leave containers until one
             // has a next sibling.
@@ -295,32 +363,36 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
                 let item = nodes.get(c as usize).ok_or(Error::Invalid)?;
                 cur = item.links().parent;
-                let next = step_after(c, item.next, root, cur)?;
-                close(item.type_bits(), &mut blob, sink)?;
-                if let Some(x) = next {
-                    n = x;
+                let next = item.next;
+                let go_next = c != root && next < UNLINKED;
+                if !go_next && c != root && cur == NONE {
+                    return Err(Error::Invalid);
+                }
+                close::<BLOBS>(item.type_bits(), &mut blob, &mut sink)?;
+                if go_next {
+                    n = next;
                     continue 'visit;
                 }
                 if c == root {
-                    return Ok(());
+                    return Ok(sink);
                 }
                 c = cur;
             }
         }
     }
 
-    /// Writes the header of the BLOB `n` and returns its state.
+    /// The rest of the walk from the first BLOB on.
     #[cold]
     #[inline(never)]
-    fn blob_head(&self, n: u32, sink: &mut impl Sink) -> Result<BlobOut, Error> {
-        let chunk_minus_one = self.node(n.wrapping_add(1))?.raw_u64();
-        sink.atom(&Atom::Blob {
-            chunk_len_minus_one: chunk_minus_one,
-        })?;
-        Ok(BlobOut {
-            chunk_minus_one,
-            last_full: true,
-        })
+    fn emit_blobs<K: Sink>(&self, root: u32, at: Walker, sink: K) -> Result<K, Error> {
+        self.emit_from::<true, K>(root, at, None, sink)
+    }
+
+    /// The chunk length minus one of the BLOB `n`, from its extension slot.
+    #[cold]
+    #[inline(never)]
+    fn blob_ext_chunk(&self, n: u32) -> Result<u64, Error> {
+        Ok(self.node(n.wrapping_add(1))?.raw_u64())
     }
 
     /// A MAP must hold non-empty STR keys in strictly ascending order, each
@@ -353,81 +425,104 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     }
 }
 
-/// The step after node `n` (whose next sibling is `next`) inside `cur`:
-/// `Some(next)`, or `None` when `n` is the root (done) or the last child
-/// (leave `cur`); `Invalid` when there is nothing to leave.
-#[inline(always)]
-fn step_after(n: u32, next: u32, root: u32, cur: u32) -> Result<Option<u32>, Error> {
-    if n != root && next < UNLINKED {
-        return Ok(Some(next));
-    }
-    if n != root && cur == NONE {
-        return Err(Error::Invalid);
-    }
-    Ok(None)
-}
-
 /// Writes the end of a container of type `bits`: EOC, or what a BLOB
 /// needs after its chunks.
 #[inline(always)]
-fn close(bits: u32, blob: &mut Option<BlobOut>, sink: &mut impl Sink) -> Result<(), Error> {
+fn close<const BLOBS: bool>(
+    bits: u32,
+    blob: &mut Option<BlobOut>,
+    sink: &mut impl Sink,
+) -> Result<(), Error> {
+    if !BLOBS {
+        // No BLOB was entered.
+        return match bits {
+            T_BLOB => Err(Error::Invalid),
+            _ => sink.byte(tag::EOC),
+        };
+    }
     match blob.take() {
         None if bits != T_BLOB => sink.byte(tag::EOC),
-        b => close_blob(b, sink),
+        b => match blob_end(b)? {
+            Some(t) => sink.byte(t),
+            None => Ok(()),
+        },
     }
 }
 
+/// What ends a BLOB: after a full last chunk an empty one (a BLOB ends
+/// with a chunk shorter than the chunk length), else nothing. Leaving a
+/// BLOB that was not entered is `Invalid`.
 #[cold]
-fn close_blob(blob: Option<BlobOut>, sink: &mut impl Sink) -> Result<(), Error> {
+fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
     match blob {
-        // A BLOB ends with a chunk shorter than the chunk length: add an
-        // empty one after a full last chunk.
-        Some(b) if b.last_full => sink.byte(tag::BIN),
-        Some(_) => Ok(()),
+        Some(b) if b.last_full => Ok(Some(tag::BIN)),
+        Some(_) => Ok(None),
         None => Err(Error::Invalid),
     }
 }
 
-/// Canonical key order: shorter first, then bytewise.
+/// Canonical key order: shorter first, then bytewise. Most neighbouring
+/// keys differ in their first byte, which is compared inline.
 #[inline(always)]
 fn key_above(key: &[u8], prev: &[u8]) -> bool {
     if key.len() != prev.len() {
         return key.len() > prev.len();
     }
-    if let (Some(a), Some(b)) = (key.first_chunk::<8>(), prev.first_chunk::<8>()) {
-        if a != b {
-            return u64::from_be_bytes(*a) > u64::from_be_bytes(*b);
-        }
+    match (key.first(), prev.first()) {
+        (Some(a), Some(b)) if a != b => a > b,
+        _ => bytes_above(key, prev),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn bytes_above(key: &[u8], prev: &[u8]) -> bool {
     key > prev
 }
 
-/// Writes a node that is not a container.
+/// Writes a node that is not a container: the common ones inline, with
+/// no call; the others in [`leaf_other`].
 #[inline(always)]
-fn leaf(item: &Item, bits: u32, sink: &mut impl Sink) -> Result<(), Error> {
+fn leaf<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
     match bits {
-        T_PINT => sink.int(tag::PINT, item.raw_u64()),
+        T_PINT => sink.int(tag::PINT, item.raw_u64())?,
         T_NINT => {
             let v = item.raw_i64();
             if v >= 0 {
                 return Err(Error::Invalid);
             }
             // !v == -1 - v, the wire magnitude of a negative v.
-            sink.int(tag::NINT, !v as u64)
+            sink.int(tag::NINT, !v as u64)?;
         }
-        T_STR => sink.string(tag::STR, payload(item)),
-        T_BIN => sink.string(tag::BIN, payload(item)),
-        T_NIL => sink.byte(tag::NIL),
-        T_FALSE => sink.byte(tag::FALSE),
-        T_TRUE => sink.byte(tag::TRUE),
-        _ => leaf_slow(item, item.item_type(), sink),
+        T_STR if item.size() <= SHORT => sink.short_string(tag::STR, payload(item))?,
+        T_BIN if item.size() <= SHORT => sink.short_string(tag::BIN, payload(item))?,
+        T_NIL => sink.byte(tag::NIL)?,
+        T_FALSE => sink.byte(tag::FALSE)?,
+        T_TRUE => sink.byte(tag::TRUE)?,
+        _ => return leaf_other(item, bits, sink),
     }
+    Ok(sink)
 }
 
-/// The rare leaves, validated by [`enc::encode`].
+/// Payloads up to this length are copied inline.
+const SHORT: u32 = 16;
+
+/// Writes the other leaves: longer BIN/STR, and the rare types.
+#[inline(never)]
+fn leaf_other<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
+    match bits {
+        T_STR => sink.string(tag::STR, payload(item))?,
+        T_BIN => sink.string(tag::BIN, payload(item))?,
+        _ => sink.atom(&slow_atom(item, item.item_type())?)?,
+    }
+    Ok(sink)
+}
+
+/// The atom of a rare leaf (written by [`enc::encode`], which validates
+/// it).
 #[cold]
 #[inline(never)]
-fn leaf_slow(item: &Item, t: ItemType, sink: &mut impl Sink) -> Result<(), Error> {
+fn slow_atom<'a>(item: &Item, t: ItemType) -> Result<Atom<'a>, Error> {
     // Only bytes types have a payload to read.
     let bytes = || payload(item);
     let atom = match t {
@@ -445,7 +540,7 @@ fn leaf_slow(item: &Item, t: ItemType, sink: &mut impl Sink) -> Result<(), Error
         ItemType::Magic => Atom::Magic(bytes().try_into().map_err(|_| Error::Invalid)?),
         _ => return Err(Error::Invalid),
     };
-    sink.atom(&atom)
+    Ok(atom)
 }
 
 /// A BLOB chunk must be a BIN no longer than the chunk length; returns
