@@ -10,7 +10,7 @@
 
 use core::ffi::{c_char, c_int};
 
-use crate::atom::{Atom, ItemType};
+use crate::atom::ItemType;
 use crate::error::Error;
 
 pub mod atom;
@@ -278,11 +278,6 @@ pub extern "C" fn YACErr2Str(err: c_int) -> *const c_char {
         .copied()
         .unwrap_or("unknown error\0");
     text.as_ptr().cast()
-}
-
-/// The C type of an atom.
-pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
-    a.item_type().into()
 }
 
 #[cfg(test)]
