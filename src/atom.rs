@@ -283,7 +283,84 @@ fn integer(buf: &[u8], negative: bool) -> Result<(Atom<'_>, usize), Error> {
 /// Decodes and fully validates one atom at the start of `buf`. Returns the
 /// atom and the number of bytes it took. `Error::NotEnough(n)` means at
 /// least `n` more bytes are needed; any other error is final.
+///
+/// The common atoms (one-byte ones, short BIN and ASCII STR, integers of
+/// at most 8 bytes) are decoded inline; everything else, errors included,
+/// by [`decode_slow`], which alone defines the results.
+#[inline]
 pub fn decode(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
+    if let Some(done) = decode_fast(buf) {
+        return Ok(done);
+    }
+    decode_slow(buf)
+}
+
+/// The common atoms, when complete and valid, exactly as [`decode`] gives
+/// them; `None` sends the caller to [`decode_slow`].
+#[inline(always)]
+pub(crate) fn decode_fast(buf: &[u8]) -> Option<(Atom<'_>, usize)> {
+    let t = *buf.first()?;
+    if t >= tag::BIN {
+        let n = usize::from(t & 0x3F);
+        if n > 60 {
+            return None;
+        }
+        let payload = buf.get(1..1 + n)?;
+        let atom = if t < tag::STR {
+            Atom::Bin(payload)
+        } else {
+            Atom::Str(utf8::short_ascii(payload)?)
+        };
+        return Some((atom, 1 + n));
+    }
+    let atom = match t {
+        tag::EOC => Atom::Eoc,
+        tag::NIL => Atom::Nil,
+        tag::FALSE => Atom::Bool(false),
+        tag::TRUE => Atom::Bool(true),
+        tag::LIST => Atom::List,
+        tag::MAP => Atom::Map,
+        tag::PINT | tag::NINT => return small_int(buf, t == tag::NINT),
+        _ => return None,
+    };
+    Some((atom, 1))
+}
+
+/// A +INT/-INT whose BIN body is complete, minimal and at most 8 bytes
+/// long, and whose value fits `u64`/`i64`.
+#[inline(always)]
+fn small_int(buf: &[u8], negative: bool) -> Option<(Atom<'_>, usize)> {
+    let n = usize::from(*buf.get(1)? ^ tag::BIN);
+    if n > 8 {
+        return None; // longer, or not a BIN at all
+    }
+    let magnitude = buf.get(2..2 + n)?;
+    // A leading zero byte is not minimal.
+    if magnitude.first() == Some(&0) {
+        return None;
+    }
+    let v = match buf.get(2..10) {
+        // One load of 8 bytes, shifted down to the magnitude's n bytes (the
+        // mask clears what a shift by 64, masked to 0, leaves for n = 0).
+        Some(w) => {
+            let w = u64::from_be_bytes(w.try_into().ok()?);
+            w.wrapping_shr(64 - 8 * n as u32) & 0u64.wrapping_sub(u64::from(n != 0))
+        }
+        None => be_u64(magnitude),
+    };
+    let atom = if !negative {
+        Atom::Uint(v)
+    } else {
+        // -1 - v fits i64 for v <= i64::MAX; beyond, a BigInt.
+        Atom::Nint(-1 - i64::try_from(v).ok()?)
+    };
+    Some((atom, 2 + n))
+}
+
+/// [`decode`] for every atom: the path of the rare types, of everything
+/// near the end of the input, and of every error.
+#[inline(never)]
+pub(crate) fn decode_slow(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
     let Some(&t) = buf.first() else {
         return Err(Error::NotEnough(1));
     };
@@ -347,4 +424,98 @@ fn tai_atom(buf: &[u8], width: usize) -> Result<(Atom<'_>, usize), Error> {
     let payload = after_tag(buf, width)?;
     tai64::check_label(payload)?;
     Ok((Atom::Tai64(payload), 1 + width))
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::vec::Vec;
+
+    /// `decode` (fast path first) gives exactly what `decode_slow` gives.
+    fn same(buf: &[u8]) {
+        assert_eq!(decode(buf), decode_slow(buf), "{buf:02X?}");
+    }
+
+    #[test]
+    fn fast_path_agrees_on_every_short_input() {
+        // Every input of up to two bytes, and three bytes after each tag
+        // the fast path looks into.
+        same(&[]);
+        for a in 0..=255u8 {
+            same(&[a]);
+            for b in 0..=255u8 {
+                same(&[a, b]);
+                if matches!(a, tag::PINT | tag::NINT | 0x81..=0x83 | 0xC1..=0xC3) {
+                    for c in 0..=255u8 {
+                        same(&[a, b, c]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_on_integers_and_strings() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for _ in 0..20_000 {
+            let r = rnd();
+            // An integer body of n bytes (possibly non-minimal, possibly
+            // cut short), then a tail of 0..12 bytes.
+            let n = (r % 10) as usize;
+            let mut v = std::vec![if r & 16 == 0 { tag::PINT } else { tag::NINT }];
+            v.push(tag::BIN | n as u8);
+            let body = rnd().to_be_bytes();
+            v.extend((0..n).map(|i| {
+                if r & 32 == 0 && i == 0 {
+                    0
+                } else {
+                    body[i % 8]
+                }
+            }));
+            let tail = ((r >> 8) % 12) as usize;
+            v.extend((0..tail).map(|i| i as u8));
+            for cut in 0..=v.len() {
+                inputs.push(v[..cut].to_vec());
+            }
+            // A short STR or BIN: ASCII, with NUL, or with high bytes.
+            let len = ((r >> 16) % 64) as usize;
+            let mut s = std::vec![if r & 64 == 0 { tag::STR } else { tag::BIN } | len as u8];
+            s.extend((0..len).map(|i| match (r >> 24) % 4 {
+                0 => b'a' + (i % 26) as u8,
+                1 if i == len / 2 => 0,
+                2 if i == len / 2 => 0xC3,
+                _ => 0x41,
+            }));
+            for cut in [0, 1, s.len() / 2, s.len()] {
+                inputs.push(s[..cut.min(s.len())].to_vec());
+            }
+        }
+        for v in &inputs {
+            same(v);
+        }
+        // Values at the edges of i64/u64.
+        for m in [
+            &[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF][..],
+            &[0x80, 0, 0, 0, 0, 0, 0, 0],
+            &[0xFF; 8],
+            &[1],
+            &[],
+        ] {
+            for t in [tag::PINT, tag::NINT] {
+                let mut v = std::vec![t, tag::BIN | m.len() as u8];
+                v.extend_from_slice(m);
+                same(&v);
+                v.extend([0; 10]);
+                same(&v);
+            }
+        }
+    }
 }

@@ -36,7 +36,7 @@ use crate::{float, tai64};
 
 /// First length of the one-byte (61), two-byte (62) and eight-byte (63)
 /// extended length forms of BIN/STR.
-const LEN_1: usize = 61;
+pub(crate) const LEN_1: usize = 61;
 const LEN_2: usize = 317;
 const LEN_8: usize = 65853;
 

@@ -39,6 +39,20 @@ pub fn is_ascii_without_nul(bytes: &[u8]) -> bool {
     flags & HIGH == 0 && words.remainder().iter().all(|&b| b.wrapping_sub(1) < 0x7F)
 }
 
+/// `bytes` as `str` when it is short (at most 60 bytes, a short STR) and
+/// ASCII without NUL; `None` otherwise (the caller then uses
+/// [`validate_str`]).
+#[inline(always)]
+pub fn short_ascii(bytes: &[u8]) -> Option<&str> {
+    if bytes.len() > 60 || !is_ascii_without_nul(bytes) {
+        return None;
+    }
+    // SAFETY: every byte was just checked to be in 0x01..=0x7F, and ASCII
+    // is valid UTF-8. (Measured: `core::str::from_utf8` here cost ~35
+    // instructions per key, 12% of an atom walk over canada-map.)
+    Some(unsafe { core::str::from_utf8_unchecked(bytes) })
+}
+
 /// Like [`validate_str`] for callers that only need the verdict.
 #[inline]
 pub fn check_str(bytes: &[u8]) -> Result<(), Error> {

@@ -2,7 +2,7 @@
 
 use core::ffi::c_uchar;
 
-use super::{atom_type, input, out, run, YACErr, YACItemType};
+use super::{input, out, run, YACErr, YACItemType};
 use crate::atom::{self, Atom};
 use crate::error::Error;
 
@@ -44,37 +44,51 @@ pub struct YACAtom {
 }
 
 impl YACAtom {
+    /// The C atom of `a`, whose first wire byte is `tag`: one match gives
+    /// both the value and the type.
+    #[inline(always)]
     pub(crate) fn from_core(a: &Atom<'_>, tag: u8) -> YACAtom {
+        use YACItemType as T;
         let bytes = |s: &[u8]| YACAtomValue {
             bytes: YACBytes {
                 ptr: s.as_ptr(),
                 len: s.len(),
             },
         };
-        let v = match *a {
-            Atom::Uint(u) => YACAtomValue { uint: u },
-            Atom::Nint(i) => YACAtomValue { sint: i },
+        let none = YACAtomValue { uint: 0 };
+        let (v, typ) = match *a {
+            Atom::Uint(u) => (YACAtomValue { uint: u }, T::YACItemPint),
+            Atom::Nint(i) => (YACAtomValue { sint: i }, T::YACItemNint),
+            Atom::Str(s) => (bytes(s.as_bytes()), T::YACItemStr),
+            Atom::Bin(b) => (bytes(b), T::YACItemBin),
+            Atom::Eoc => (none, T::YACItemEOC),
+            Atom::List => (none, T::YACItemList),
+            Atom::Map => (none, T::YACItemMap),
+            Atom::Nil => (none, T::YACItemNIL),
+            Atom::Bool(false) => (none, T::YACItemFalse),
+            Atom::Bool(true) => (none, T::YACItemTrue),
             Atom::Blob {
                 chunk_len_minus_one,
-            } => YACAtomValue {
-                uint: chunk_len_minus_one,
-            },
-            Atom::BigInt { magnitude, .. } => bytes(magnitude),
-            Atom::Hexlet(h) => bytes(h),
-            Atom::Float(f) => bytes(f),
-            Atom::Tai64(t) => bytes(t),
-            Atom::Magic(m) => bytes(m),
-            Atom::Bin(b) => bytes(b),
-            Atom::Str(s) => bytes(s.as_bytes()),
-            Atom::Eoc | Atom::Nil | Atom::Bool(_) | Atom::List | Atom::Map => {
-                YACAtomValue { uint: 0 }
-            }
+            } => (
+                YACAtomValue {
+                    uint: chunk_len_minus_one,
+                },
+                T::YACItemBlob,
+            ),
+            Atom::BigInt {
+                negative: false,
+                magnitude,
+            } => (bytes(magnitude), T::YACItemPbig),
+            Atom::BigInt {
+                negative: true,
+                magnitude,
+            } => (bytes(magnitude), T::YACItemNbig),
+            Atom::Hexlet(h) => (bytes(h), T::YACItemHexlet),
+            Atom::Float(f) => (bytes(f), T::YACItemFloat),
+            Atom::Tai64(t) => (bytes(t), T::YACItemTAI64),
+            Atom::Magic(m) => (bytes(m), T::YACItemMagic),
         };
-        YACAtom {
-            v,
-            typ: atom_type(a),
-            tag,
-        }
+        YACAtom { v, typ, tag }
     }
 }
 
@@ -95,6 +109,65 @@ impl YACAtom {
 /// kept after the call, but byte values in `*atom` point into `buf`.
 #[no_mangle]
 pub unsafe extern "C" fn YACAtomDecode(
+    got: *mut usize,
+    atom: *mut YACAtom,
+    buf: *const c_uchar,
+    len: usize,
+) -> YACErr {
+    // The common atoms first, with no call: valid arguments and an atom
+    // `decode_fast` takes (it gives exactly what `decode` gives). STR has
+    // its own function (its ASCII check needs registers that every other
+    // atom would then have to save).
+    if !got.is_null() && !atom.is_null() && !buf.is_null() && len <= isize::MAX as usize {
+        // SAFETY: non-NULL, at most isize::MAX, and the C API contract:
+        // `buf` points to `len` readable bytes for the call.
+        let bytes = unsafe { core::slice::from_raw_parts(buf, len) };
+        let tag = bytes.first().copied().unwrap_or(0);
+        if tag >= atom::tag::STR {
+            // SAFETY: the caller's promises, passed on unchanged.
+            return unsafe { decode_str(got, atom, bytes) };
+        }
+        if let Some((a, used)) = atom::decode_fast(bytes) {
+            // SAFETY: both non-NULL, and the C API contract: they point to
+            // writable objects of their types, not aliased during the call.
+            unsafe {
+                *atom = YACAtom::from_core(&a, tag);
+                *got = used;
+            }
+            return YACErr::YACErrNo;
+        }
+    }
+    // SAFETY: the caller's promises, passed on unchanged.
+    unsafe { decode_checked(got, atom, buf, len) }
+}
+
+/// [`YACAtomDecode`] of an atom starting with a STR tag.
+///
+/// # Safety
+/// As for [`YACAtomDecode`], with `got` and `atom` not NULL and `bytes`
+/// the input.
+#[inline(never)]
+unsafe fn decode_str(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) -> YACErr {
+    if let Some((a, used)) = atom::decode_fast(bytes) {
+        let tag = bytes.first().copied().unwrap_or(0);
+        // SAFETY: both non-NULL (checked by the caller), and the C API
+        // contract: writable objects of their types, not aliased.
+        unsafe {
+            *atom = YACAtom::from_core(&a, tag);
+            *got = used;
+        }
+        return YACErr::YACErrNo;
+    }
+    // SAFETY: the caller's promises, passed on unchanged.
+    unsafe { decode_checked(got, atom, bytes.as_ptr(), bytes.len()) }
+}
+
+/// [`YACAtomDecode`] for everything: argument checks, every atom, errors.
+///
+/// # Safety
+/// As for [`YACAtomDecode`].
+#[inline(never)]
+unsafe fn decode_checked(
     got: *mut usize,
     atom: *mut YACAtom,
     buf: *const c_uchar,
@@ -127,4 +200,119 @@ pub unsafe extern "C" fn YACAtomDecode(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::atom::ItemType;
+
+    /// What a C atom means: its type, tag, and the value member its type
+    /// sets (the other bytes of the union are unspecified).
+    fn meaning(a: &YACAtom) -> (YACItemType, u8, u64, usize) {
+        use YACItemType as T;
+        // SAFETY: each arm reads the member that `from_core` writes for
+        // that type.
+        let (x, n) = unsafe {
+            match a.typ {
+                T::YACItemPint | T::YACItemBlob => (a.v.uint, 0),
+                T::YACItemNint => (a.v.sint as u64, 0),
+                T::YACItemEOC
+                | T::YACItemNIL
+                | T::YACItemFalse
+                | T::YACItemTrue
+                | T::YACItemList
+                | T::YACItemMap
+                | T::YACItemInvalid => (a.v.uint, 0),
+                _ => (a.v.bytes.ptr as u64, a.v.bytes.len),
+            }
+        };
+        (a.typ, a.tag, x, n)
+    }
+
+    /// Runs a decoder on `buf` with zeroed outputs.
+    #[allow(clippy::type_complexity)]
+    fn call(
+        f: unsafe fn(*mut usize, *mut YACAtom, *const c_uchar, usize) -> YACErr,
+        buf: &[u8],
+    ) -> (YACErr, usize, (YACItemType, u8, u64, usize)) {
+        let mut a = YACAtom {
+            v: YACAtomValue {
+                bytes: YACBytes {
+                    ptr: core::ptr::null(),
+                    len: 0,
+                },
+            },
+            typ: YACItemType::YACItemInvalid,
+            tag: 0,
+        };
+        let mut got = 7usize;
+        // SAFETY: valid pointers to locals and to `buf`.
+        let e = unsafe { f(&mut got, &mut a, buf.as_ptr(), buf.len()) };
+        (e, got, meaning(&a))
+    }
+
+    unsafe fn entry(g: *mut usize, a: *mut YACAtom, b: *const c_uchar, l: usize) -> YACErr {
+        // SAFETY: passed on from the caller.
+        unsafe { YACAtomDecode(g, a, b, l) }
+    }
+
+    #[test]
+    fn entry_point_agrees_with_the_checked_path() {
+        let mut inputs: std::vec::Vec<std::vec::Vec<u8>> = std::vec![std::vec![]];
+        for a in 0..=255u8 {
+            for b in [0u8, 1, 0x41, 0x80, 0x81, 0x84, 0x88, 0x89, 0xC3, 0xFF] {
+                for tail in [
+                    &[][..],
+                    &[0x41, 0x42, 0x43],
+                    &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+                ] {
+                    let mut v = std::vec![a, b];
+                    v.extend_from_slice(tail);
+                    inputs.push(v);
+                }
+            }
+            inputs.push(std::vec![a]);
+        }
+        for buf in &inputs {
+            assert_eq!(call(entry, buf), call(decode_checked, buf), "{buf:02X?}");
+        }
+    }
+
+    #[test]
+    fn c_type_is_the_atom_type() {
+        let atoms = [
+            Atom::Eoc,
+            Atom::Nil,
+            Atom::Bool(false),
+            Atom::Bool(true),
+            Atom::Hexlet(&[0; 16]),
+            Atom::Uint(5),
+            Atom::Nint(-5),
+            Atom::BigInt {
+                negative: false,
+                magnitude: &[1; 9],
+            },
+            Atom::BigInt {
+                negative: true,
+                magnitude: &[1; 9],
+            },
+            Atom::List,
+            Atom::Map,
+            Atom::Blob {
+                chunk_len_minus_one: 3,
+            },
+            Atom::Float(&[0x3C, 0]),
+            Atom::Tai64(&[0x40, 0, 0, 0, 0, 0, 0, 0]),
+            Atom::Magic(&[0; 12]),
+            Atom::Bin(b"x"),
+            Atom::Str("x"),
+        ];
+        for a in atoms {
+            let c = YACAtom::from_core(&a, 0);
+            assert_eq!(c.typ, YACItemType::from(a.item_type()), "{a:?}");
+            assert_ne!(a.item_type(), ItemType::Invalid);
+        }
+    }
 }

@@ -10,7 +10,7 @@
 
 use core::ffi::{c_char, c_int};
 
-use crate::atom::{Atom, ItemType};
+use crate::atom::ItemType;
 use crate::error::Error;
 
 pub mod atom;
@@ -292,11 +292,6 @@ pub extern "C" fn YACVersion() -> *const c_char {
 /// The crate version from Cargo.toml, NUL-terminated (the header's
 /// `YAC_VERSION` macros come from the same field).
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
-
-/// The C type of an atom.
-pub(crate) fn atom_type(a: &Atom<'_>) -> YACItemType {
-    a.item_type().into()
-}
 
 #[cfg(test)]
 mod tests {

@@ -2,81 +2,239 @@
 //! byte for byte; edited trees are checked on the way out so that what is
 //! written is always canonical (MAP keys ordered and paired, BLOB chunks of
 //! the right lengths, minimal integers and floats).
+//!
+//! The encoder is one loop over the links (first child, next sibling,
+//! parent), like [`Items::walk`] but without its iterator state: each node
+//! is written with one room check and exact stores. Common nodes (small
+//! integers, short strings, containers, EOC) take the inline path; the
+//! rare types go through [`enc::encode`], which validates them.
 
 use super::node::{Item, NONE};
-use super::parse::{chunk_fits, key_above};
-use super::walk::Event;
 use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
 use crate::error::Error;
 
-/// Where encoded bytes go: a buffer, or just a byte count.
+/// Where encoded bytes go: a buffer, or just a byte count. Every method
+/// either appends all its bytes or fails, appending nothing.
 trait Sink {
-    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error>;
+    /// One byte.
+    fn byte(&mut self, b: u8) -> Result<(), Error>;
+    /// An integer: tag `t`, then the minimal big-endian `magnitude` as a
+    /// BIN.
+    fn int(&mut self, t: u8, magnitude: u64) -> Result<(), Error>;
     /// A BIN or STR (`tag_base` 0x80 or 0xC0) whose payload is trusted.
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error>;
+    /// [`Sink::string`] for payloads of at most [`SHORT`] bytes.
+    fn short_string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error>;
+    /// A validated atom (the slow path for rare types).
+    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error>;
+}
+
+/// Length of the minimal big-endian form of `v` (0 for 0).
+#[inline(always)]
+fn magnitude_len(v: u64) -> usize {
+    8 - (v.leading_zeros() / 8) as usize
 }
 
 struct Counter(usize);
 
-impl Sink for Counter {
-    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
-        self.0 = self
-            .0
-            .checked_add(enc::encoded_len(a)?)
-            .ok_or(Error::LenTooBig)?;
-        Ok(())
-    }
-    fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
-        let mut head = [0u8; 9];
-        let h = enc::string_header(tag_base, payload.len(), &mut head);
-        self.0 = self
-            .0
-            .checked_add(h)
-            .and_then(|n| n.checked_add(payload.len()))
-            .ok_or(Error::LenTooBig)?;
+impl Counter {
+    #[inline(always)]
+    fn add(&mut self, n: usize) -> Result<(), Error> {
+        self.0 = self.0.checked_add(n).ok_or(Error::LenTooBig)?;
         Ok(())
     }
 }
 
+impl Sink for Counter {
+    #[inline(always)]
+    fn byte(&mut self, _: u8) -> Result<(), Error> {
+        self.add(1)
+    }
+    #[inline(always)]
+    fn int(&mut self, _: u8, magnitude: u64) -> Result<(), Error> {
+        self.add(2 + magnitude_len(magnitude))
+    }
+    #[inline(always)]
+    fn string(&mut self, _: u8, payload: &[u8]) -> Result<(), Error> {
+        let len = payload.len();
+        let head = if len < enc::LEN_1 {
+            1
+        } else {
+            let mut h = [0u8; 9];
+            enc::string_header(tag::BIN, len, &mut h)
+        };
+        self.add(head.checked_add(len).ok_or(Error::LenTooBig)?)
+    }
+    #[inline(always)]
+    fn short_string(&mut self, _: u8, payload: &[u8]) -> Result<(), Error> {
+        self.add(1 + payload.len())
+    }
+    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
+        self.add(enc::encoded_len(a)?)
+    }
+}
+
+/// The output buffer: the part not written yet.
 struct Buffer<'b> {
-    buf: &'b mut [u8],
-    pos: usize,
+    rest: &'b mut [u8],
+}
+
+impl<'b> Buffer<'b> {
+    /// Takes the next `len` bytes of the buffer, or `NoMem`.
+    #[inline(always)]
+    fn take(&mut self, len: usize) -> Result<&'b mut [u8], Error> {
+        let rest = core::mem::take(&mut self.rest);
+        if len > rest.len() {
+            self.rest = rest;
+            return Err(Error::NoMem);
+        }
+        let (dst, after) = rest.split_at_mut(len);
+        self.rest = after;
+        Ok(dst)
+    }
+}
+
+/// The header of a BIN/STR of 61 bytes or more, and its length.
+#[inline(never)]
+fn long_head(tag_base: u8, len: usize) -> ([u8; 9], usize) {
+    let mut head = [0u8; 9];
+    let h = enc::string_header(tag_base, len, &mut head);
+    (head, h)
 }
 
 impl Sink for Buffer<'_> {
-    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
-        let room = self.buf.get_mut(self.pos..).ok_or(Error::NoMem)?;
-        self.pos += enc::encode(a, room)?;
+    #[inline(always)]
+    fn byte(&mut self, b: u8) -> Result<(), Error> {
+        let rest = core::mem::take(&mut self.rest);
+        match rest.split_first_mut() {
+            Some((d, after)) => {
+                *d = b;
+                self.rest = after;
+                Ok(())
+            }
+            None => Err(Error::NoMem),
+        }
+    }
+    #[inline(always)]
+    fn int(&mut self, t: u8, m: u64) -> Result<(), Error> {
+        let n = magnitude_len(m);
+        let dst = self.take(2 + n)?;
+        // Exact stores only: the bytes after the encoding stay untouched.
+        store(dst, 0, [t, tag::BIN | n as u8]);
+        if n >= 4 {
+            // Two overlapping 4-byte stores cover the 4..=8 bytes.
+            store(dst, 2, ((m >> (8 * (n - 4))) as u32).to_be_bytes());
+            store(dst, n - 2, (m as u32).to_be_bytes());
+        } else if n >= 2 {
+            store(dst, 2, ((m >> (8 * (n - 2))) as u16).to_be_bytes());
+            store(dst, n, (m as u16).to_be_bytes());
+        } else if n == 1 {
+            store(dst, 2, [m as u8]);
+        }
         Ok(())
     }
+    #[inline(always)]
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
-        let mut head = [0u8; 9];
-        let h = enc::string_header(tag_base, payload.len(), &mut head);
-        let head = head.get(..h).ok_or(Error::Invalid)?;
-        let body_at = self.pos.checked_add(h).ok_or(Error::NoMem)?;
-        // Each destination is cut to exactly its source's length, so the
-        // copies cannot fail (and pull in no panic path).
-        put(self.buf, self.pos, head)?;
-        put(self.buf, body_at, payload)?;
-        self.pos = body_at + payload.len();
+        let len = payload.len();
+        if len >= enc::LEN_1 {
+            let (head, h) = long_head(tag_base, len);
+            let dst = self.take(h.checked_add(len).ok_or(Error::NoMem)?)?;
+            if let (Some((d, p)), Some(s)) = (dst.split_at_mut_checked(h), head.get(..h)) {
+                if d.len() == s.len() && p.len() == len {
+                    d.copy_from_slice(s);
+                    p.copy_from_slice(payload);
+                }
+            }
+            return Ok(());
+        }
+        let dst = self.take(1 + len)?;
+        if let Some((h, body)) = dst.split_first_mut() {
+            *h = tag_base | len as u8;
+            if body.len() == len {
+                body.copy_from_slice(payload);
+            }
+        }
         Ok(())
+    }
+    #[inline(always)]
+    fn short_string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error> {
+        let len = payload.len();
+        let dst = self.take(1 + len)?;
+        if let Some((h, body)) = dst.split_first_mut() {
+            *h = tag_base | (len & 0x3F) as u8;
+            copy_short(body, payload);
+        }
+        Ok(())
+    }
+    #[inline(always)]
+    fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error> {
+        let n = enc::encode(a, self.rest)?;
+        self.take(n).map(|_| ())
     }
 }
 
-/// Copies `src` to `buf[at..]`, or `NoMem` when it does not fit.
-#[inline]
-fn put(buf: &mut [u8], at: usize, src: &[u8]) -> Result<(), Error> {
-    let dst = buf
-        .get_mut(at..)
-        .and_then(|d| d.get_mut(..src.len()))
-        .ok_or(Error::NoMem)?;
-    dst.copy_from_slice(src);
-    Ok(())
+/// `dst[at..at + N] = v` when that range exists.
+#[inline(always)]
+fn store<const N: usize>(dst: &mut [u8], at: usize, v: [u8; N]) {
+    if let Some(d) = dst.get_mut(at..).and_then(|d| d.first_chunk_mut::<N>()) {
+        *d = v;
+    }
+}
+
+/// `dst[at..at + N] = src[at..at + N]` when both ranges exist.
+#[inline(always)]
+fn copy_fixed<const N: usize>(dst: &mut [u8], src: &[u8], at: usize) {
+    if let Some(s) = src.get(at..).and_then(|s| s.first_chunk::<N>()) {
+        store(dst, at, *s);
+    }
+}
+
+/// Copies `src` (at most 16 bytes) into `dst` of the same length with two
+/// overlapping word copies.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if dst.len() != n {
+        return;
+    }
+    if n >= 8 {
+        copy_fixed::<8>(dst, src, 0);
+        copy_fixed::<8>(dst, src, n - 8);
+    } else if n >= 4 {
+        copy_fixed::<4>(dst, src, 0);
+        copy_fixed::<4>(dst, src, n - 4);
+    } else if n >= 2 {
+        copy_fixed::<2>(dst, src, 0);
+        copy_fixed::<2>(dst, src, n - 2);
+    } else if n == 1 {
+        copy_fixed::<1>(dst, src, 0);
+    }
+}
+
+/// Raw type bits of the node types (`ItemType as u32`).
+const T_NIL: u32 = ItemType::Nil as u32;
+const T_FALSE: u32 = ItemType::False as u32;
+const T_TRUE: u32 = ItemType::True as u32;
+const T_PINT: u32 = ItemType::Pint as u32;
+const T_NINT: u32 = ItemType::Nint as u32;
+const T_LIST: u32 = ItemType::List as u32;
+const T_MAP: u32 = ItemType::Map as u32;
+const T_BLOB: u32 = ItemType::Blob as u32;
+const T_BIN: u32 = ItemType::Bin as u32;
+const T_STR: u32 = ItemType::Str as u32;
+
+/// Where a walk stands: the node to visit, its container, steps left.
+#[derive(Clone, Copy)]
+struct Walker {
+    n: u32,
+    cur: u32,
+    steps: usize,
 }
 
 /// State of the BLOB being written (BLOBs do not nest).
+#[derive(Clone, Copy)]
 struct BlobOut {
     chunk_minus_one: u64,
     last_full: bool,
@@ -86,121 +244,303 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Writes the subtree at `idx` into `buf` and returns the number of
     /// bytes written. `Err(NoMem)` when `buf` is too small (its contents
     /// are then unspecified; [`Items::encoded_len`] tells the size needed).
+    /// Bytes after the written ones are left untouched.
     pub fn encode(&self, idx: u32, buf: &mut [u8]) -> Result<usize, Error> {
-        let mut sink = Buffer { buf, pos: 0 };
-        self.emit(idx, &mut sink)?;
-        Ok(sink.pos)
+        let cap = buf.len();
+        let sink = self.emit(idx, Buffer { rest: buf })?;
+        Ok(cap - sink.rest.len())
     }
 
     /// The number of bytes [`Items::encode`] writes for the subtree at
     /// `idx`, with the same checks.
     pub fn encoded_len(&self, idx: u32) -> Result<usize, Error> {
-        let mut sink = Counter(0);
-        self.emit(idx, &mut sink)?;
-        Ok(sink.0)
+        Ok(self.emit(idx, Counter(0))?.0)
     }
 
-    fn emit(&self, idx: u32, sink: &mut impl Sink) -> Result<(), Error> {
-        let mut blob: Option<BlobOut> = None;
-        for event in self.walk(idx) {
-            let (event, _) = event?;
-            match event {
-                Event::Leaf(n) => {
-                    let item = self.node(n)?;
+    /// The encoding loop: the events of [`Items::walk`] (same order, same
+    /// step bound, same errors), each written as it comes.
+    #[inline(always)]
+    fn emit<K: Sink>(&self, root: u32, sink: K) -> Result<K, Error> {
+        // Each node is entered and left at most once in a sound tree.
+        let steps = self.len().saturating_mul(2).saturating_add(2);
+        let at = Walker {
+            n: root,
+            cur: NONE,
+            steps: steps.min(u32::MAX as usize),
+        };
+        self.emit_from::<false, K>(root, at, None, sink)
+    }
+
+    /// The loop from `at` on. `BLOBS == false` is the fast loop for what
+    /// has no BLOB: at the first BLOB it hands the walk over to the loop
+    /// with `BLOBS == true`, which keeps the state of the BLOB being
+    /// written and checks its chunks.
+    #[inline(always)]
+    fn emit_from<const BLOBS: bool, K: Sink>(
+        &self,
+        root: u32,
+        at: Walker,
+        mut blob: Option<BlobOut>,
+        mut sink: K,
+    ) -> Result<K, Error> {
+        let nodes = self.nodes();
+        let Walker {
+            mut n,
+            mut cur,
+            mut steps,
+        } = at;
+        'visit: loop {
+            let item = nodes.get(n as usize);
+            let bits = item.map_or(0, Item::type_bits);
+            if !BLOBS && bits == T_BLOB {
+                let at = Walker { n, cur, steps };
+                return self.emit_blobs(root, at, sink);
+            }
+            steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+            let item = item.ok_or(Error::Invalid)?;
+            let next = item.next;
+            if matches!(bits, T_LIST | T_MAP | T_BLOB) {
+                match bits {
+                    T_LIST => sink.byte(tag::LIST)?,
+                    T_MAP => {
+                        self.check_map(item)?;
+                        sink.byte(tag::MAP)?;
+                    }
+                    _ => {
+                        let chunk_minus_one = self.blob_ext_chunk(n)?;
+                        sink.atom(&Atom::Blob {
+                            chunk_len_minus_one: chunk_minus_one,
+                        })?;
+                        blob = Some(BlobOut {
+                            chunk_minus_one,
+                            last_full: true,
+                        });
+                    }
+                }
+                let first = item.links().first;
+                if first != NONE {
+                    cur = n;
+                    n = first;
+                    continue;
+                }
+                // Empty: left right away (the next step).
+                steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                cur = item.links().parent;
+                let go_next = n != root && next < UNLINKED;
+                if !go_next && n != root && cur == NONE {
+                    return Err(Error::Invalid);
+                }
+                close::<BLOBS>(bits, &mut blob, &mut sink)?;
+                if go_next {
+                    n = next;
+                    continue;
+                }
+            } else {
+                // Where the walk goes is decided before writing (the
+                // walk's order of errors).
+                let go_next = n != root && next < UNLINKED;
+                if !go_next && n != root && cur == NONE {
+                    return Err(Error::Invalid);
+                }
+                if BLOBS {
                     if let Some(b) = blob.as_mut() {
                         b.last_full = check_chunk(item, b.chunk_minus_one)?;
                     }
-                    self.leaf(item, sink)?;
                 }
-                Event::Enter(n) => {
-                    let item = self.node(n)?;
-                    match item.item_type() {
-                        ItemType::List => sink.atom(&Atom::List)?,
-                        ItemType::Map => {
-                            self.check_map(item)?;
-                            sink.atom(&Atom::Map)?;
-                        }
-                        ItemType::Blob => {
-                            let chunk_minus_one = self.node(n.wrapping_add(1))?.raw_u64();
-                            sink.atom(&Atom::Blob {
-                                chunk_len_minus_one: chunk_minus_one,
-                            })?;
-                            blob = Some(BlobOut {
-                                chunk_minus_one,
-                                last_full: true,
-                            });
-                        }
-                        _ => return Err(Error::Invalid),
-                    }
+                sink = leaf(item, bits, sink)?;
+                if go_next {
+                    n = next;
+                    continue;
                 }
-                Event::Exit(n) => match blob.take() {
-                    // A BLOB ends with a chunk shorter than the chunk
-                    // length: add an empty one after a full last chunk.
-                    Some(b) if b.last_full => sink.string(tag::BIN, &[])?,
-                    Some(_) => {}
-                    None if self.node(n)?.item_type() == ItemType::Blob => {
-                        return Err(Error::Invalid)
-                    }
-                    None => sink.atom(&Atom::Eoc)?,
-                },
+            }
+            if n == root {
+                return Ok(sink);
+            }
+            // `n` was the last child of `cur`: leave containers until one
+            // has a next sibling.
+            let mut c = cur;
+            loop {
+                steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                let item = nodes.get(c as usize).ok_or(Error::Invalid)?;
+                cur = item.links().parent;
+                let next = item.next;
+                let go_next = c != root && next < UNLINKED;
+                if !go_next && c != root && cur == NONE {
+                    return Err(Error::Invalid);
+                }
+                close::<BLOBS>(item.type_bits(), &mut blob, &mut sink)?;
+                if go_next {
+                    n = next;
+                    continue 'visit;
+                }
+                if c == root {
+                    return Ok(sink);
+                }
+                c = cur;
             }
         }
-        Ok(())
     }
 
-    /// Writes a node that is not a container.
-    fn leaf(&self, item: &Item, sink: &mut impl Sink) -> Result<(), Error> {
-        let bytes = || -> &'a [u8] { payload(item) };
-        let atom = match item.item_type() {
-            ItemType::Nil => Atom::Nil,
-            ItemType::False => Atom::Bool(false),
-            ItemType::True => Atom::Bool(true),
-            ItemType::Pint => Atom::Uint(item.raw_u64()),
-            ItemType::Nint => Atom::Nint(item.raw_i64()),
-            ItemType::Pbig => Atom::BigInt {
-                negative: false,
-                magnitude: bytes(),
-            },
-            ItemType::Nbig => Atom::BigInt {
-                negative: true,
-                magnitude: bytes(),
-            },
-            ItemType::Hexlet => Atom::Hexlet(bytes().try_into().map_err(|_| Error::Invalid)?),
-            ItemType::Float => Atom::Float(bytes()),
-            ItemType::Tai64 => Atom::Tai64(bytes()),
-            ItemType::Magic => Atom::Magic(bytes().try_into().map_err(|_| Error::Invalid)?),
-            ItemType::Bin => return sink.string(tag::BIN, bytes()),
-            ItemType::Str => return sink.string(tag::STR, bytes()),
-            _ => return Err(Error::Invalid),
-        };
-        sink.atom(&atom)
+    /// The rest of the walk from the first BLOB on.
+    #[cold]
+    #[inline(never)]
+    fn emit_blobs<K: Sink>(&self, root: u32, at: Walker, sink: K) -> Result<K, Error> {
+        self.emit_from::<true, K>(root, at, None, sink)
+    }
+
+    /// The chunk length minus one of the BLOB `n`, from its extension slot.
+    #[cold]
+    #[inline(never)]
+    fn blob_ext_chunk(&self, n: u32) -> Result<u64, Error> {
+        Ok(self.node(n.wrapping_add(1))?.raw_u64())
     }
 
     /// A MAP must hold non-empty STR keys in strictly ascending order, each
     /// followed by a value.
+    #[inline(always)]
     fn check_map(&self, map: &Item) -> Result<(), Error> {
+        let nodes = self.nodes();
         let mut child = map.links().first;
-        let mut prev: Option<&[u8]> = None;
-        let mut budget = self.len();
-        while child != NONE && child != UNLINKED {
+        let mut prev: &[u8] = &[];
+        let mut budget = nodes.len();
+        while child < UNLINKED {
             budget = budget.checked_sub(2).ok_or(Error::Invalid)?;
-            let key = self.node(child)?;
-            if key.item_type() != ItemType::Str || key.size() == 0 {
+            let key = nodes.get(child as usize).ok_or(Error::Invalid)?;
+            if key.type_bits() != ItemType::Str as u32 || key.size() == 0 {
                 return Err(Error::MapBadKey);
             }
             let k = payload(key);
-            if prev.is_some_and(|p| !key_above(k, p)) {
+            // The first key has `prev` empty, below every key.
+            if !key_above(k, prev) {
                 return Err(Error::MapUnordered);
             }
-            prev = Some(k);
+            prev = k;
             let value = key.next;
-            if value == NONE || value == UNLINKED {
+            if value >= UNLINKED {
                 return Err(Error::MapNoVal);
             }
-            child = self.node(value)?.next;
+            child = nodes.get(value as usize).ok_or(Error::Invalid)?.next;
         }
         Ok(())
     }
+}
+
+/// Writes the end of a container of type `bits`: EOC, or what a BLOB
+/// needs after its chunks.
+#[inline(always)]
+fn close<const BLOBS: bool>(
+    bits: u32,
+    blob: &mut Option<BlobOut>,
+    sink: &mut impl Sink,
+) -> Result<(), Error> {
+    if !BLOBS {
+        // No BLOB was entered.
+        return match bits {
+            T_BLOB => Err(Error::Invalid),
+            _ => sink.byte(tag::EOC),
+        };
+    }
+    match blob.take() {
+        None if bits != T_BLOB => sink.byte(tag::EOC),
+        b => match blob_end(b)? {
+            Some(t) => sink.byte(t),
+            None => Ok(()),
+        },
+    }
+}
+
+/// What ends a BLOB: after a full last chunk an empty one (a BLOB ends
+/// with a chunk shorter than the chunk length), else nothing. Leaving a
+/// BLOB that was not entered is `Invalid`.
+#[cold]
+fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
+    match blob {
+        Some(b) if b.last_full => Ok(Some(tag::BIN)),
+        Some(_) => Ok(None),
+        None => Err(Error::Invalid),
+    }
+}
+
+/// Canonical key order: shorter first, then bytewise. Most neighbouring
+/// keys differ in their first byte, which is compared inline.
+#[inline(always)]
+fn key_above(key: &[u8], prev: &[u8]) -> bool {
+    if key.len() != prev.len() {
+        return key.len() > prev.len();
+    }
+    match (key.first(), prev.first()) {
+        (Some(a), Some(b)) if a != b => a > b,
+        _ => bytes_above(key, prev),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bytes_above(key: &[u8], prev: &[u8]) -> bool {
+    key > prev
+}
+
+/// Writes a node that is not a container: the common ones inline, with
+/// no call; the others in [`leaf_other`].
+#[inline(always)]
+fn leaf<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
+    match bits {
+        T_PINT => sink.int(tag::PINT, item.raw_u64())?,
+        T_NINT => {
+            let v = item.raw_i64();
+            if v >= 0 {
+                return Err(Error::Invalid);
+            }
+            // !v == -1 - v, the wire magnitude of a negative v.
+            sink.int(tag::NINT, !v as u64)?;
+        }
+        T_STR if item.size() <= SHORT => sink.short_string(tag::STR, payload(item))?,
+        T_BIN if item.size() <= SHORT => sink.short_string(tag::BIN, payload(item))?,
+        T_NIL => sink.byte(tag::NIL)?,
+        T_FALSE => sink.byte(tag::FALSE)?,
+        T_TRUE => sink.byte(tag::TRUE)?,
+        _ => return leaf_other(item, bits, sink),
+    }
+    Ok(sink)
+}
+
+/// Payloads up to this length are copied inline.
+const SHORT: u32 = 16;
+
+/// Writes the other leaves: longer BIN/STR, and the rare types.
+#[inline(never)]
+fn leaf_other<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
+    match bits {
+        T_STR => sink.string(tag::STR, payload(item))?,
+        T_BIN => sink.string(tag::BIN, payload(item))?,
+        _ => sink.atom(&slow_atom(item, item.item_type())?)?,
+    }
+    Ok(sink)
+}
+
+/// The atom of a rare leaf (written by [`enc::encode`], which validates
+/// it).
+#[cold]
+#[inline(never)]
+fn slow_atom<'a>(item: &Item, t: ItemType) -> Result<Atom<'a>, Error> {
+    // Only bytes types have a payload to read.
+    let bytes = || payload(item);
+    let atom = match t {
+        ItemType::Pbig => Atom::BigInt {
+            negative: false,
+            magnitude: bytes(),
+        },
+        ItemType::Nbig => Atom::BigInt {
+            negative: true,
+            magnitude: bytes(),
+        },
+        ItemType::Hexlet => Atom::Hexlet(bytes().try_into().map_err(|_| Error::Invalid)?),
+        ItemType::Float => Atom::Float(bytes()),
+        ItemType::Tai64 => Atom::Tai64(bytes()),
+        ItemType::Magic => Atom::Magic(bytes().try_into().map_err(|_| Error::Invalid)?),
+        _ => return Err(Error::Invalid),
+    };
+    Ok(atom)
 }
 
 /// A BLOB chunk must be a BIN no longer than the chunk length; returns
@@ -215,4 +555,15 @@ fn check_chunk(item: &Item, chunk_minus_one: u64) -> Result<bool, Error> {
         return Err(Error::BlobBadChunk);
     }
     Ok(full)
+}
+
+/// Whether a BLOB chunk of `len` bytes is full (`true`) or the last one
+/// (`false`); longer than the chunk length is an error.
+#[inline]
+fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error> {
+    let len = len as u64;
+    if len != 0 && len - 1 > chunk_minus_one {
+        return Err(Error::BlobBadChunk);
+    }
+    Ok(len != 0 && len - 1 == chunk_minus_one)
 }

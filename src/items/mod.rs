@@ -29,6 +29,8 @@
 
 mod edit;
 mod encode;
+#[cfg(test)]
+mod encode_ref;
 mod node;
 mod parse;
 mod walk;

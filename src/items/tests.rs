@@ -9,6 +9,8 @@ use super::*;
 use crate::atom::Atom;
 use crate::enc::Writer;
 
+mod encode_diff;
+
 fn hex(s: &str) -> Vec<u8> {
     let s: std::string::String = s.chars().filter(|c| !c.is_whitespace()).collect();
     (0..s.len())
