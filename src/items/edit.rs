@@ -282,7 +282,10 @@ impl<'a> Items<'a, &mut [Item]> {
     /// `prev` is `NONE`) of the LIST or BLOB `parent`. O(1). The removed
     /// node keeps its subtree and may be inserted elsewhere.
     pub fn remove(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
-        if !self.node(parent)?.is_container() || self.item_type(parent) == ItemType::Map {
+        let p = self.node(parent)?;
+        // A parent without children cannot lose one: a `prev` that is not
+        // its child is refused here, before anything is unlinked.
+        if !p.is_container() || p.item_type() == ItemType::Map || p.size() == 0 {
             return Err(Error::Invalid);
         }
         let victim = self.unlink_after(parent, prev)?;

@@ -491,3 +491,35 @@ fn walk_gives_depths_and_bounded_on_broken_links() {
     items.nodes[3].next = 1;
     assert!(items.walk(root).any(|e| e == Err(Error::Invalid)));
 }
+
+/// Found by fuzz/fuzz_targets/tree_edits.rs: `remove` with a `prev` that is
+/// a child of another container unlinked that node, then failed on the
+/// empty parent's count, leaving the tree changed by a failed call.
+#[test]
+fn failed_remove_changes_nothing() {
+    let doc = hex("08 08 08 00 00 08 00 00"); // [[[]], []]
+    let mut pool = vec![Item::default(); 8];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let root = items.parse(&doc, &mut off).unwrap();
+    let a = items.nth_child(root, 0).unwrap(); // [[]]
+    let inner = items.first_child(a).unwrap(); // [] inside a
+    let b = items.nth_child(root, 1).unwrap(); // [] (empty)
+    let snapshot = |items: &ItemsMut<'_, '_>| {
+        items
+            .nodes()
+            .iter()
+            .map(|n| (n.raw_u64(), n.next, n.meta))
+            .collect::<Vec<_>>()
+    };
+    let before = snapshot(&items);
+    // `a` is no child of `b`: the node after it (`b` itself) must stay.
+    assert_eq!(items.remove(b, a), Err(Error::Invalid));
+    assert_eq!(snapshot(&items), before);
+    assert_eq!(items.remove(b, NONE), Err(Error::Invalid));
+    assert_eq!(snapshot(&items), before);
+    assert_eq!(items.remove(a, NONE), Ok(inner));
+    let mut out = [0u8; 8];
+    let n = items.encode(root, &mut out).unwrap();
+    assert_eq!(&out[..n], &hex("08 08 00 08 00 00")[..]);
+}
