@@ -523,3 +523,31 @@ fn failed_remove_changes_nothing() {
     let n = items.encode(root, &mut out).unwrap();
     assert_eq!(&out[..n], &hex("08 08 00 08 00 00")[..]);
 }
+
+/// Found by fuzz/fuzz_targets/tree_edits.rs: after `set_value` turned a MAP
+/// key into NIL (value word 0), `map_remove`/`map_set`/`map_get` read that
+/// word as a payload pointer (`slice::from_raw_parts` on NULL: undefined
+/// behaviour). Such a key now matches nothing, and encoding refuses it.
+#[test]
+fn key_replaced_by_a_non_str_matches_nothing() {
+    let doc = hex("09 C161 0C8101 C162 0C8102 00"); // {a: 1, b: 2}
+    let mut pool = vec![Item::default(); 8];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let root = items.parse(&doc, &mut off).unwrap();
+    let a = items.first_child(root).unwrap();
+    items.set_value(a, &Atom::Nil).unwrap();
+    assert_eq!(items.map_get(root, b""), None);
+    assert_eq!(items.map_get(root, b"a"), None);
+    let b_val = items.map_get(root, b"b").unwrap();
+    assert_eq!(items.get_uint(b_val), Ok(2));
+    assert_eq!(items.map_remove(root, b""), Ok(None));
+    let k = items.add(&Atom::Str("c")).unwrap();
+    let v = items.add(&Atom::Uint(3)).unwrap();
+    assert_eq!(items.map_set(root, k, v), Ok(NONE));
+    let mut out = [0u8; 32];
+    assert_eq!(items.encode(root, &mut out), Err(Error::MapBadKey));
+    // Uint 0 too has a zero value word.
+    items.set_value(a, &Atom::Uint(0)).unwrap();
+    assert_eq!(items.map_remove(root, b"b"), Ok(Some(b_val)));
+}
