@@ -80,7 +80,7 @@ fn check_encode(items: &ItemsMut<'_, '_>, idx: u32) {
     let mut off = 0;
     let root = again
         .parse(out, &mut off)
-        .unwrap_or_else(|e| panic!("encoded tree does not parse: {e:?}"));
+        .unwrap_or_else(|e| panic!("encoded tree does not parse: {e:?}: {out:02X?}\n{:?}", items.nodes()));
     assert_eq!(off, n, "encoded tree parses shorter");
     let mut out2 = vec![0u8; n];
     assert_eq!(again.encode(root, &mut out2), Ok(n));
@@ -128,7 +128,11 @@ fuzz_target!(|data: &[u8]| {
         ops += 1;
         let len = items.len();
         let before = snapshot(&items);
-        let r: Result<(), Error> = match inp.byte() % 12 {
+        let op = inp.byte() % 12;
+        if std::env::var_os("YAC_FUZZ_TRACE").is_some() {
+            eprint!("op {op} ");
+        }
+        let r: Result<(), Error> = match op {
             0 | 1 => {
                 let a = pick_atom(&mut inp);
                 items.add(&a).map(|_| ())
@@ -194,6 +198,9 @@ fuzz_target!(|data: &[u8]| {
                 Ok(())
             }
         };
+        if std::env::var_os("YAC_FUZZ_TRACE").is_some() {
+            eprintln!("op -> {r:?}; len {}", items.len());
+        }
         if r.is_err() {
             // A failed edit changes nothing.
             assert_eq!(snapshot(&items), before, "failed edit {r:?} changed the pool");
