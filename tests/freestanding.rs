@@ -305,6 +305,80 @@ impl Graph {
     }
 }
 
+impl Graph {
+    /// The section a relocation value names (itself, or its symbol's).
+    fn section(&self, value: &str) -> Option<String> {
+        if value.starts_with('.') {
+            Some(value.to_string())
+        } else {
+            self.section_of.get(value).cloned()
+        }
+    }
+
+    /// The functions (text sections) function `f` may call or take the
+    /// address of: directly, or through data it refers to (vtables,
+    /// function pointer tables). Data referring back to `f` itself (its
+    /// jump tables) is no call.
+    fn calls(&self, f: &str) -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        let mut data_seen = BTreeSet::new();
+        let mut todo: Vec<(String, bool)> = vec![(f.to_string(), true)];
+        while let Some((sec, is_f)) = todo.pop() {
+            for r in self.refs.get(&sec).into_iter().flatten() {
+                let Some(t) = self.section(r) else { continue };
+                if t.starts_with(".text") {
+                    if is_f || t != f {
+                        out.insert(t);
+                    }
+                } else if data_seen.insert(t.clone()) {
+                    todo.push((t, false));
+                }
+            }
+        }
+        out
+    }
+
+    /// The cycles of the call graph among `funcs` (functions that can reach
+    /// themselves), each given by one of its members.
+    fn recursive(&self, funcs: &BTreeSet<String>) -> Vec<String> {
+        let calls: std::collections::BTreeMap<&String, BTreeSet<String>> =
+            funcs.iter().map(|f| (f, self.calls(f))).collect();
+        funcs
+            .iter()
+            .filter(|&f| {
+                let mut seen = BTreeSet::new();
+                let mut todo: Vec<&String> = calls[f].iter().collect();
+                while let Some(g) = todo.pop() {
+                    if g == f {
+                        return true;
+                    }
+                    if seen.insert(g) {
+                        todo.extend(calls.get(g).into_iter().flatten());
+                    }
+                }
+                false
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// Every function reachable by calls from the exported entry points.
+    fn reachable_functions(&self) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo: Vec<String> = self
+            .entry_points
+            .iter()
+            .filter_map(|e| self.section_of.get(e).cloned())
+            .collect();
+        while let Some(f) = todo.pop() {
+            if seen.insert(f.clone()) {
+                todo.extend(self.calls(&f));
+            }
+        }
+        seen
+    }
+}
+
 /// Names of panic machinery: core::panicking (panic, panic_fmt,
 /// panic_bounds_check, panic_const_*...), the slice/str index failures,
 /// unwrap/expect/assert failures, the panic handler and unwinding.
@@ -353,7 +427,7 @@ fn check_entry_points(lib: &Path, dir: &Path) -> Graph {
 }
 
 #[test]
-fn c_entry_points_reach_no_panic() {
+fn c_entry_points_reach_no_panic_and_nothing_recurses() {
     if elf_target().is_none() {
         eprintln!("not an ELF target this test knows: skipped");
         return;
@@ -372,8 +446,32 @@ fn c_entry_points_reach_no_panic() {
         from_panic.iter().any(|n| n.contains("panic_fmt")),
         "the graph leads from panic to panic_fmt"
     );
+    // No recursion: no function reachable from an entry point can call
+    // itself, directly or through others (so stack use cannot depend on the
+    // input). The control: std's formatting machinery, also in this
+    // object, is recursive through its vtables, and is found so.
+    let funcs = g.reachable_functions();
+    assert!(
+        funcs.len() > 10,
+        "call graph read: {} functions",
+        funcs.len()
+    );
+    let rec = g.recursive(&funcs);
+    assert!(rec.is_empty(), "recursive functions in libyac: {rec:?}");
+    let all: BTreeSet<String> = g
+        .defines
+        .keys()
+        .filter(|s| s.starts_with(".text"))
+        .cloned()
+        .collect();
+    assert!(!g.recursive(&all).is_empty(), "std's recursion is found");
     // The freestanding library.
     let dir = native::target_dir().join("freestanding");
     let lib = native::build_release_lib(&dir, &["--no-default-features"]);
-    check_entry_points(&lib, &native::target_dir().join("panic-check/freestanding"));
+    let g = check_entry_points(&lib, &native::target_dir().join("panic-check/freestanding"));
+    let rec = g.recursive(&g.reachable_functions());
+    assert!(
+        rec.is_empty(),
+        "recursive functions (freestanding): {rec:?}"
+    );
 }
