@@ -116,7 +116,11 @@ fn run(op: Op, doc: Vec<u8>) -> usize {
                     })
                 } else {
                     measured(|| {
-                        let n = items.walk(root).map(|e| e.unwrap()).count();
+                        let mut n = 0usize;
+                        for e in items.walk(root) {
+                            black_box(e.unwrap());
+                            n += 1;
+                        }
                         black_box(n);
                     })
                 }
@@ -155,7 +159,13 @@ fn recurse(n: usize) -> usize {
 /// The measurement sees stack growth when there is some.
 #[test]
 fn painting_sees_a_recursion_grow() {
-    let at = |n: usize| on_thread(move || measured(|| drop(black_box(recurse(n)))));
+    let at = |n: usize| {
+        on_thread(move || {
+            measured(|| {
+                black_box(recurse(n));
+            })
+        })
+    };
     let (small, big) = (at(10), at(1000));
     println!("recursion: {small} bytes at depth 10, {big} at depth 1000");
     assert!(big >= small + 990 * 32, "{small} vs {big}");
