@@ -687,10 +687,19 @@ static void test_grow(void) {
   CHECK(items.len == 0 && items.cap == 0, "grow without room");
 }
 
+/* The nesting depth of test_deep: a million, or YAC_TEST_DEPTH when set
+ * (at least 2). The valgrind pass (tests/c_api.rs) sets it lower: under
+ * valgrind a million-node parse, encode and walk takes minutes. */
+static size_t deep_depth(void) {
+  const char *env = getenv("YAC_TEST_DEPTH");
+  unsigned long v = env ? strtoul(env, NULL, 10) : 0;
+  return v >= 2 ? (size_t)v : 1000000;
+}
+
 /* A LIST nested a million deep: sized, parsed, encoded and walked with
  * constant stack; maxDepth refuses it cleanly. */
 static void test_deep(void) {
-  const size_t depth = 1000000;
+  const size_t depth = deep_depth();
   size_t len = 2 * depth, nodes = 0, used = 0, off = 0, enters = 0, exits = 0;
   unsigned char *buf = xmalloc(len);
   unsigned char *out;

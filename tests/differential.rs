@@ -686,11 +686,61 @@ fn write_fuzz_seeds() {
     for _ in 0..200 {
         seeds.push(edge_atom(&mut rng));
     }
-    for target in ["atom_decode", "atom_differential"] {
+    let write = |target: &str, seeds: &[Vec<u8>]| {
         let dir = root.join(target);
         std::fs::create_dir_all(&dir).unwrap();
         for (i, s) in seeds.iter().enumerate() {
             std::fs::write(dir.join(format!("seed-{i:04}")), s).unwrap();
         }
+    };
+    for target in ["atom_decode", "atom_differential", "tree_roundtrip"] {
+        write(target, &seeds);
     }
+    // tree_parse: options, pool size and chunking seed, then the document
+    // (see fuzz/fuzz_targets/tree_parse.rs for the layout).
+    let parse_seeds: Vec<Vec<u8>> = seeds
+        .iter()
+        .map(|doc| {
+            let cfg = rng.byte() & 7;
+            let mut s = vec![cfg, rng.byte() % 24];
+            if cfg & 2 != 0 {
+                s.push(rng.byte() % 8);
+            }
+            s.extend(rng.bytes(4));
+            s.extend(doc);
+            s
+        })
+        .collect();
+    write("tree_parse", &parse_seeds);
+    // tree_edits: the document's length (in 4-byte units, then exact), the
+    // document, spare pool room, then random edit bytes.
+    let edit_seeds: Vec<Vec<u8>> = seeds
+        .iter()
+        .filter(|doc| doc.len() <= 1020)
+        .map(|doc| {
+            let units = doc.len().div_ceil(4);
+            let mut s = vec![units as u8];
+            if units * 4 < 256 {
+                s.push(doc.len() as u8);
+            } else {
+                s.extend((doc.len() as u32).to_le_bytes());
+            }
+            s.extend(doc);
+            s.push(rng.byte());
+            let n = rng.usize(0, 64);
+            s.extend(rng.bytes(n));
+            s
+        })
+        .collect();
+    write("tree_edits", &edit_seeds);
+    // c_api: the documents, each after an operation-choosing prefix.
+    let capi_seeds: Vec<Vec<u8>> = seeds
+        .iter()
+        .map(|doc| {
+            let mut s = rng.bytes(8);
+            s.extend(doc);
+            s
+        })
+        .collect();
+    write("c_api", &capi_seeds);
 }

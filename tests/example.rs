@@ -1,13 +1,15 @@
 //! The bundled example: `examples-c/sample.yac` is exactly the annotated
 //! `examples-c/sample.hex` and is valid YAC, and `examples-c/print_atoms.c`
 //! builds with the strict C flags and prints every atom of it at its offset
-//! and depth (the job `./run-example.sh` runs).
+//! and depth (the job `./run-example.sh` runs), plainly, sanitized and
+//! under valgrind when installed (see `cbuild::modes`).
 
+mod cbuild;
 mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::native::{self, SANITIZE};
 use common::vectors::{bytes, check_containers, walk};
@@ -54,7 +56,7 @@ fn build_print_atoms(extra: &[&str], name: &str) -> PathBuf {
 }
 
 fn print_atoms(exe: &Path, file: &Path) -> Output {
-    Command::new(exe)
+    cbuild::command(exe)
         .arg(file)
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", exe.display()))
@@ -64,7 +66,11 @@ fn print_atoms(exe: &Path, file: &Path) -> Output {
 fn print_atoms_prints_every_atom_at_its_offset_and_depth() {
     let sample = sample();
     let (atoms, _) = walk(&sample);
-    for (extra, name) in [(&[][..], "print_atoms"), (SANITIZE, "print_atoms-san")] {
+    let mut builds = vec![(&[][..], "print_atoms"), (SANITIZE, "print_atoms-san")];
+    if cbuild::modes().contains(&cbuild::Mode::Valgrind) {
+        builds.push((&[][..], "print_atoms-vg"));
+    }
+    for (extra, name) in builds {
         let exe = build_print_atoms(extra, name);
         let out = print_atoms(&exe, &example_dir().join("sample.yac"));
         assert!(
@@ -138,9 +144,15 @@ fn readme_quick_start_runs() {
     let src = dir.join("readme_quick_start.c");
     fs::write(&src, code).expect("writable");
     let lib = native::build_release_lib(&native::target_dir(), &[]);
-    let exe = native::build_c_program(&src, &[], &lib, &[], &dir.join("readme_quick_start"));
-    let out = native::run(&mut Command::new(&exe));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "uint 123\n");
+    let mut names = vec!["readme_quick_start"];
+    if cbuild::modes().contains(&cbuild::Mode::Valgrind) {
+        names.push("readme_quick_start-vg");
+    }
+    for name in names {
+        let exe = native::build_c_program(&src, &[], &lib, &[], &dir.join(name));
+        let out = native::run(&mut cbuild::command(&exe));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "uint 123\n");
+    }
 }
 
 /// The README's error table lists every `enum YACErr` value of the header

@@ -1,8 +1,9 @@
 //! The C examples of the tree (`examples-c/print_tree.c`, `static_pool.c`,
 //! `insert.c`, `stream_atoms.c`): each is built exactly as the C tests are
 //! (module `cbuild`: strict C99 flags against the release `libyac.a`),
-//! plainly and with ASan+UBSan, and run with its output checked against
-//! what the Rust side knows about the input.
+//! plainly, with ASan+UBSan and under valgrind when installed, and run
+//! with its output checked against what the Rust side knows about the
+//! input.
 
 mod cbuild;
 mod common;
@@ -16,8 +17,6 @@ use common::vectors::walk;
 use yac::enc::Writer;
 use yac::items::{Item, Items};
 use yac::Atom;
-
-const MODES: [Mode; 2] = [Mode::Plain, Mode::Sanitized];
 
 fn example(name: &str) -> PathBuf {
     native::manifest_dir()
@@ -124,7 +123,7 @@ fn build(setup: &Setup, name: &str, mode: Mode) -> PathBuf {
 #[test]
 fn examples_build_run_and_print_what_they_should() {
     let setup = cbuild::setup();
-    for mode in MODES {
+    for mode in cbuild::modes() {
         print_tree(&setup, mode);
         static_pool(&setup, mode);
         insert(&setup, mode);

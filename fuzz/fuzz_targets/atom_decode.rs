@@ -9,7 +9,7 @@
 //!   prefix is the same final error on the whole input.
 #![no_main]
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../support/common/mod.rs"]
 mod common;
 
 use common::walk::check_atom_prefixes;

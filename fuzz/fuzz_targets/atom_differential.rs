@@ -5,7 +5,7 @@
 //! agree on the atom or the error. Any disagreement panics with the input.
 #![no_main]
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../support/common/mod.rs"]
 mod common;
 
 use common::walk::{check_atom_agree, check_doc_agree};

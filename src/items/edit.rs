@@ -67,7 +67,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         }
         let mut kids = self.children(map);
         while let (Some(k), Some(v)) = (kids.next(), kids.next()) {
-            if payload(self.get(k)?) == key {
+            if key_bytes(self.get(k)?) == Some(key) {
                 return Some(v);
             }
         }
@@ -282,7 +282,10 @@ impl<'a> Items<'a, &mut [Item]> {
     /// `prev` is `NONE`) of the LIST or BLOB `parent`. O(1). The removed
     /// node keeps its subtree and may be inserted elsewhere.
     pub fn remove(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
-        if !self.node(parent)?.is_container() || self.item_type(parent) == ItemType::Map {
+        let p = self.node(parent)?;
+        // A parent without children cannot lose one: a `prev` that is not
+        // its child is refused here, before anything is unlinked.
+        if !p.is_container() || p.item_type() == ItemType::Map || p.size() == 0 {
             return Err(Error::Invalid);
         }
         let victim = self.unlink_after(parent, prev)?;
@@ -375,7 +378,12 @@ impl<'a> Items<'a, &mut [Item]> {
         let mut prev_value = NONE;
         let mut kids = self.children(map);
         while let (Some(ck), Some(cv)) = (kids.next(), kids.next()) {
-            let cb = payload(self.node(ck)?);
+            // A key turned into another type by `set_value` matches
+            // nothing (the encoder refuses it).
+            let Some(cb) = key_bytes(self.node(ck)?) else {
+                prev_value = cv;
+                continue;
+            };
             if cb == key {
                 return Ok((prev_value, Some(ck)));
             }
@@ -403,6 +411,12 @@ impl<'a> Items<'a, &mut [Item]> {
         self.adjust_count(map, -2)?;
         Ok(Some(value))
     }
+}
+
+/// The bytes of a MAP key node, `None` when it is no STR: `set_value` may
+/// put any leaf in a key position, and only bytes nodes hold a pointer.
+fn key_bytes<'a>(item: &Item) -> Option<&'a [u8]> {
+    (item.item_type() == ItemType::Str).then(|| payload(item))
 }
 
 /// The node for an atom the caller supplies, checked as the parser would.

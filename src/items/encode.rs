@@ -300,6 +300,15 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
             let item = item.ok_or(Error::Invalid)?;
             let next = item.next;
             if matches!(bits, T_LIST | T_MAP | T_BLOB) {
+                if n != root && item.links().parent != cur {
+                    // A container must link back to the one it sits in
+                    // (an edit given a `prev` from elsewhere breaks that).
+                    return Err(Error::Invalid);
+                }
+                if BLOBS && blob.is_some() {
+                    // Only BIN chunks may follow a BLOB header.
+                    return Err(Error::BlobBadTerm);
+                }
                 match bits {
                     T_LIST => sink.byte(tag::LIST)?,
                     T_MAP => {

@@ -111,6 +111,10 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 }
                 Event::Enter(n) => {
                     let item = self.node(n)?;
+                    if blob.is_some() {
+                        // Only BIN chunks may follow a BLOB header.
+                        return Err(Error::BlobBadTerm);
+                    }
                     match item.item_type() {
                         ItemType::List => sink.atom(&Atom::List)?,
                         ItemType::Map => {

@@ -493,3 +493,108 @@ fn walk_gives_depths_and_bounded_on_broken_links() {
     items.nodes[3].next = 1;
     assert!(items.walk(root).any(|e| e == Err(Error::Invalid)));
 }
+
+/// Found by fuzz/fuzz_targets/tree_edits.rs: `remove` with a `prev` that is
+/// a child of another container unlinked that node, then failed on the
+/// empty parent's count, leaving the tree changed by a failed call.
+#[test]
+fn failed_remove_changes_nothing() {
+    let doc = hex("08 08 08 00 00 08 00 00"); // [[[]], []]
+    let mut pool = vec![Item::default(); 8];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let root = items.parse(&doc, &mut off).unwrap();
+    let a = items.nth_child(root, 0).unwrap(); // [[]]
+    let inner = items.first_child(a).unwrap(); // [] inside a
+    let b = items.nth_child(root, 1).unwrap(); // [] (empty)
+    let snapshot = |items: &ItemsMut<'_, '_>| {
+        items
+            .nodes()
+            .iter()
+            .map(|n| (n.raw_u64(), n.next, n.meta))
+            .collect::<Vec<_>>()
+    };
+    let before = snapshot(&items);
+    // `a` is no child of `b`: the node after it (`b` itself) must stay.
+    assert_eq!(items.remove(b, a), Err(Error::Invalid));
+    assert_eq!(snapshot(&items), before);
+    assert_eq!(items.remove(b, NONE), Err(Error::Invalid));
+    assert_eq!(snapshot(&items), before);
+    assert_eq!(items.remove(a, NONE), Ok(inner));
+    let mut out = [0u8; 8];
+    let n = items.encode(root, &mut out).unwrap();
+    assert_eq!(&out[..n], &hex("08 08 00 08 00 00")[..]);
+}
+
+/// Found by fuzz/fuzz_targets/tree_edits.rs: after `set_value` turned a MAP
+/// key into NIL (value word 0), `map_remove`/`map_set`/`map_get` read that
+/// word as a payload pointer (`slice::from_raw_parts` on NULL: undefined
+/// behaviour). Such a key now matches nothing, and encoding refuses it.
+#[test]
+fn key_replaced_by_a_non_str_matches_nothing() {
+    let doc = hex("09 C161 0C8101 C162 0C8102 00"); // {a: 1, b: 2}
+    let mut pool = vec![Item::default(); 8];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let root = items.parse(&doc, &mut off).unwrap();
+    let a = items.first_child(root).unwrap();
+    items.set_value(a, &Atom::Nil).unwrap();
+    assert_eq!(items.map_get(root, b""), None);
+    assert_eq!(items.map_get(root, b"a"), None);
+    let b_val = items.map_get(root, b"b").unwrap();
+    assert_eq!(items.get_uint(b_val), Ok(2));
+    assert_eq!(items.map_remove(root, b""), Ok(None));
+    let k = items.add(&Atom::Str("c")).unwrap();
+    let v = items.add(&Atom::Uint(3)).unwrap();
+    assert_eq!(items.map_set(root, k, v), Ok(NONE));
+    let mut out = [0u8; 32];
+    assert_eq!(items.encode(root, &mut out), Err(Error::MapBadKey));
+    // Uint 0 too has a zero value word.
+    items.set_value(a, &Atom::Uint(0)).unwrap();
+    assert_eq!(items.map_remove(root, b"b"), Ok(Some(b_val)));
+}
+
+/// Found by fuzz/fuzz_targets/tree_edits.rs: edits trust `prev` to be a
+/// child of `parent` (checking it would not be O(1)), so a `prev` from
+/// another container links the new node there. A container placed that
+/// way has a parent link naming the wrong container, and a container
+/// among BLOB chunks was written as if it were one: the encoder produced
+/// bytes that did not parse (a LIST without its EOC). Walks now check the
+/// parent link of every container they enter, and the encoder refuses a
+/// container inside a BLOB.
+#[test]
+fn misplaced_containers_do_not_encode() {
+    // [[1], BLOB(chunk 2: "ab", "")]
+    let doc = hex("08 08 0C8101 00 0B 0000000000000001 82 6162 80 00");
+    let mut pool = vec![Item::default(); 16];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let root = items.parse(&doc, &mut off).unwrap();
+    assert_eq!(off, doc.len());
+    let inner = items.nth_child(root, 0).unwrap();
+    let one = items.first_child(inner).unwrap();
+    let blob = items.nth_child(root, 1).unwrap();
+    let chunk = items.first_child(blob).unwrap();
+    let mut out = [0u8; 64];
+
+    // A LIST among the BLOB's chunks (the root LIST given as parent).
+    let list = items.add(&Atom::List).unwrap();
+    items.insert_after(root, chunk, list).unwrap();
+    let r = items.encode(root, &mut out);
+    assert_eq!(r, Err(Error::Invalid));
+    assert_eq!(items.encoded_len(root), r);
+    assert_eq!(items.remove(root, chunk), Ok(list));
+    let n = items.encode(root, &mut out).unwrap();
+    assert_eq!(&out[..n], &doc[..]);
+
+    // A MAP after the leaf `1`, but with the root named as its parent.
+    let map = items.add(&Atom::Map).unwrap();
+    items.insert_after(root, one, map).unwrap();
+    assert_eq!(items.encode(root, &mut out), Err(Error::Invalid));
+    let steps: Vec<_> = items.walk(root).collect();
+    assert_eq!(steps.last(), Some(&Err(Error::Invalid)));
+    // Put right, it encodes.
+    assert_eq!(items.remove(inner, one), Ok(map));
+    let n = items.encode(root, &mut out).unwrap();
+    assert_eq!(&out[..n], &doc[..]);
+}

@@ -109,6 +109,12 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
             self.advance(st, n)?;
             return Ok((Event::Leaf(n), depth));
         }
+        // Leaving a container goes to its parent link, so that link must
+        // name the container the walk found it in; edits given a `prev`
+        // from another container could break this (see `insert_after`).
+        if n != st.root && node.links().parent != st.cur {
+            return Err(Error::Invalid);
+        }
         st.depth += 1;
         let first = node.links().first;
         if first == NONE {

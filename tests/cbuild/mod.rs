@@ -43,6 +43,57 @@ pub enum Mode {
     Plain,
     /// Strict flags plus AddressSanitizer and UndefinedBehaviorSanitizer.
     Sanitized,
+    /// The plain build, run under valgrind (see [`command`]).
+    Valgrind,
+}
+
+/// Exit code valgrind gives on any error or leak: not 1, which the
+/// examples use for bad input.
+pub const VALGRIND_ERROR_EXIT: i32 = 99;
+
+/// Depth of the nested-LIST C test under valgrind (`YAC_TEST_DEPTH`): a
+/// million-node tree takes minutes there; the plain and sanitized runs
+/// keep the full million.
+pub const VALGRIND_TEST_DEPTH: &str = "20000";
+
+/// The modes to run programs in: plain and sanitized always, valgrind when
+/// installed. When `CI` is set valgrind is required (`.ci/run` installs it).
+pub fn modes() -> Vec<Mode> {
+    let mut modes = vec![Mode::Plain, Mode::Sanitized];
+    let found = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        modes.push(Mode::Valgrind);
+    } else if std::env::var_os("CI").is_some() {
+        panic!("valgrind is required when CI is set");
+    } else {
+        eprintln!("valgrind not found: skipping the valgrind pass");
+    }
+    modes
+}
+
+/// The command that runs `exe`: directly, or under valgrind (memcheck,
+/// every leak kind an error) for executables built in [`Mode::Valgrind`].
+pub fn command(exe: &Path) -> Command {
+    let vg = exe
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with("-vg"));
+    if !vg {
+        return Command::new(exe);
+    }
+    let mut cmd = Command::new("valgrind");
+    cmd.args([
+        "-q",
+        &format!("--error-exitcode={VALGRIND_ERROR_EXIT}"),
+        "--leak-check=full",
+        "--show-leak-kinds=all",
+        "--errors-for-leak-kinds=all",
+    ])
+    .arg(exe)
+    .env("YAC_TEST_DEPTH", VALGRIND_TEST_DEPTH);
+    cmd
 }
 
 impl Setup {
@@ -54,6 +105,7 @@ impl Setup {
         let (exe, extra) = match mode {
             Mode::Plain => (self.out.join(&*stem), &[][..]),
             Mode::Sanitized => (self.out.join(format!("{stem}-san")), SANITIZE),
+            Mode::Valgrind => (self.out.join(format!("{stem}-vg")), &[][..]),
         };
         let include = native::manifest_dir().join("include");
         let mut cc = native::compiler(false);
@@ -90,7 +142,7 @@ pub fn sources(dir: &str) -> Vec<PathBuf> {
 pub fn run_with(exe: &Path, args: &[&str], stdin: &[u8]) -> Output {
     use std::io::Write as _;
     use std::process::Stdio;
-    let mut child = Command::new(exe)
+    let mut child = command(exe)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
