@@ -286,7 +286,7 @@ fn integer(buf: &[u8], negative: bool) -> Result<(Atom<'_>, usize), Error> {
 ///
 /// The common atoms (one-byte ones, short BIN and ASCII STR, integers of
 /// at most 8 bytes) are decoded inline; everything else, errors included,
-/// by [`decode_slow`], which alone defines the results.
+/// by the general decoder (`decode_slow`), which alone defines the results.
 #[inline]
 pub fn decode(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
     if let Some(done) = decode_fast(buf) {
