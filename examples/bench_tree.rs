@@ -1,6 +1,9 @@
 //! Rust-side benchmark of the core, for profiling (the C benchmark against
-//! msgpack-c lives in benches/c/). Usage:
-//!   cargo bench --bench tree [-- DATA_DIR]
+//! msgpack-c lives in benches/c/). An example rather than a `cargo bench`
+//! target: bench harnesses are always built to unwind, which would need a
+//! second build of the library beside the `yac` binary's (see Cargo.toml).
+//! Usage:
+//!   cargo run --release --example bench_tree [-- DATA_DIR]
 //! Prints per document: median parse / atom walk / encode time and MB/s.
 
 use std::time::Instant;
