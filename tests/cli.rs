@@ -506,26 +506,11 @@ fn deep_nesting_does_not_overflow_the_stack() {
     assert_eq!(ok_text("print", &doc).lines().count(), depth);
 }
 
-/// `$YAC_DATA_DIR`, else `../shared/data` beside the checkout (CI's layout).
-fn data_dir() -> PathBuf {
-    match std::env::var_os("YAC_DATA_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-    }
-}
-
 #[test]
 fn reference_documents_from_json_byte_for_byte() {
-    let dir = data_dir();
-    if !dir.join("licenses.json").exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have {}",
-            dir.display()
-        );
-        eprintln!("SKIPPED: no benchmark data at {}", dir.display());
+    let Some(dir) = common::shared_data_dir("licenses.json") else {
         return;
-    }
+    };
     for name in ["canada-list", "canada-map", "licenses"] {
         let json: &Path = &dir.join(format!("{name}.json"));
         let want = std::fs::read(dir.join(format!("{name}.yac"))).unwrap();

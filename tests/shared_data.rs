@@ -2,18 +2,10 @@
 //! the reference `.yac` encodings parse into a tree whose walk checksum
 //! (data/README.md) matches counts.json, and re-encode byte for byte.
 
-use std::path::PathBuf;
+mod common;
 
 use yac::items::{Event, Item, Items, ItemsMut};
 use yac::ItemType;
-
-/// `$YAC_DATA_DIR`, else `../shared/data` beside the checkout (CI's layout).
-fn data_dir() -> PathBuf {
-    match std::env::var_os("YAC_DATA_DIR") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
-    }
-}
 
 /// (count, sum) as defined in data/README.md "Walk checksum".
 fn walk_checksum(items: &ItemsMut<'_, '_>, root: u32) -> (u64, u64) {
@@ -42,17 +34,9 @@ fn walk_checksum(items: &ItemsMut<'_, '_>, root: u32) -> (u64, u64) {
 
 #[test]
 fn reference_documents_parse_checksum_and_reencode() {
-    let dir = data_dir();
-    if !dir.join("counts.json").exists() {
-        // CI always has the data; elsewhere it may be missing.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have {}",
-            dir.display()
-        );
-        eprintln!("SKIPPED: no benchmark data at {}", dir.display());
+    let Some(dir) = common::shared_data_dir("counts.json") else {
         return;
-    }
+    };
     let counts = std::fs::read_to_string(dir.join("counts.json")).unwrap();
     for name in ["licenses", "canada-list", "canada-map"] {
         let doc = std::fs::read(dir.join(format!("{name}.yac"))).unwrap();

@@ -28,3 +28,24 @@ pub fn hex(s: &str) -> Vec<u8> {
         .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
         .collect()
 }
+
+/// The benchmark documents (../shared/data/README.md): `$YAC_DATA_DIR`,
+/// else `../shared/data` beside the checkout, as CI lays it out. `None`,
+/// with a note on stderr, when `probe` is not there; under CI (`CI` set)
+/// a missing directory fails the calling test instead.
+pub fn shared_data_dir(probe: &str) -> Option<std::path::PathBuf> {
+    let dir = match std::env::var_os("YAC_DATA_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+    };
+    if dir.join(probe).exists() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must have {}",
+        dir.join(probe).display()
+    );
+    eprintln!("SKIPPED: no benchmark data at {}", dir.display());
+    None
+}
