@@ -257,7 +257,13 @@ fn integer(buf: &[u8], negative: bool) -> Result<(Atom<'_>, usize), Error> {
         Some(&t) if t & 0xC0 != tag::BIN => return Err(Error::IntNonBin),
         Some(_) => {}
     }
-    let (magnitude, used) = string_raw(body)?;
+    // The atom is one byte longer than its BIN body: a body whose end
+    // still fits usize can make the atom's end not fit. That length is too
+    // big, not a number of bytes to wait for (found by fuzz atom_decode).
+    let (magnitude, used) = string_raw(body).map_err(|e| match e {
+        Error::NotEnough(n) if n.checked_add(buf.len()).is_none() => Error::LenTooBig,
+        e => e,
+    })?;
     if magnitude.first() == Some(&0) {
         return Err(Error::IntNonMinimal);
     }
@@ -515,6 +521,20 @@ mod tests {
                 same(&v);
                 v.extend([0; 10]);
                 same(&v);
+            }
+        }
+    }
+
+    /// fuzz/artifacts crash-ca074e26: +INT whose BIN body ends at 2^64 - 1,
+    /// so the whole atom (one byte more) cannot end inside any input.
+    #[test]
+    fn int_whose_end_overflows_is_len_too_big() {
+        let mut doc = vec![0x0C, 0xBF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE, 0xFE, 0xB9];
+        doc.extend([0xB9; 67]);
+        assert_eq!(decode(&doc), Err(Error::LenTooBig));
+        for cut in 10..doc.len() {
+            if let Err(Error::NotEnough(n)) = decode(&doc[..cut]) {
+                assert!(n.checked_add(cut).is_some(), "cut {cut}: NotEnough({n})");
             }
         }
     }

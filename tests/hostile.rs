@@ -239,9 +239,9 @@ fn lengths_up_to_2_pow_64_in_every_form_and_position() {
                     doc.extend(b"some payload bytes");
                     let have = doc.len() - at;
                     let total = atom_prefix.len() as u128 + head.len() as u128 + claim;
-                    // LenTooBig when the string itself cannot be addressed.
-                    let string = head.len() as u128 + claim;
-                    let want = if string > u64::MAX as u128 {
+                    // LenTooBig when the atom (an INT's tag included) cannot
+                    // end inside any input: its end does not fit 64 bits.
+                    let want = if total > u64::MAX as u128 {
                         Error::LenTooBig
                     } else {
                         Error::NotEnough((total - have as u128) as usize)

@@ -30,9 +30,9 @@
 //! - `NotEnough(n)` counts the bytes missing to complete what is known of the
 //!   current atom: the header first (1, 2, 3 or 9 bytes for a string), then
 //!   the payload. A decoder could legitimately ask for fewer at a time.
-//! - `LenTooBig` is given only when a string's total size (header + 65853 +
-//!   x) does not fit `usize`; a length that merely exceeds the input is
-//!   `NotEnough`.
+//! - `LenTooBig` is given only when an atom's total size (for a string
+//!   header + 65853 + x, plus the tag for an integer's body) does not fit
+//!   `usize`; a length that merely exceeds the input is `NotEnough`.
 //! - `DeepRecursion` is this model's own limit ([`MAX_DEPTH`] containers
 //!   open at once; BLOB does not count); the format sets none.
 
@@ -253,8 +253,9 @@ fn be(bytes: &[u8]) -> u128 {
 }
 
 /// A BIN or STR at the start of `input` (tag at `input[0]`): its payload and
-/// total length.
-fn string_item(input: &[u8]) -> Result<(&[u8], usize), Kind> {
+/// total length. `before` bytes of the same atom precede it (1 for an
+/// integer's body): the whole atom must fit `usize`.
+fn string_item(input: &[u8], before: usize) -> Result<(&[u8], usize), Kind> {
     let l = input[0] & 0x3F;
     let (header, len): (usize, u128) = match l {
         0..=60 => (1, u128::from(l)),
@@ -263,7 +264,7 @@ fn string_item(input: &[u8]) -> Result<(&[u8], usize), Kind> {
         _ => (9, 65853 + be(&need(input, 9)?[1..])),
     };
     let total = header as u128 + len;
-    if total > usize::MAX as u128 {
+    if before as u128 + total > usize::MAX as u128 {
         return Err(Kind::LenTooBig);
     }
     let whole = need(input, total as usize)?;
@@ -405,7 +406,7 @@ pub fn decode_atom(input: &[u8]) -> Result<(RefAtom, usize), Kind> {
                 Some(0x80..=0xBF) => {}
                 Some(_) => return Err(Kind::IntNonBin),
             }
-            let (magnitude, used) = string_item(body)?;
+            let (magnitude, used) = string_item(body, 1)?;
             if magnitude.first() == Some(&0) {
                 return Err(Kind::IntNonMinimal);
             }
@@ -437,11 +438,11 @@ pub fn decode_atom(input: &[u8]) -> Result<(RefAtom, usize), Kind> {
             (RefAtom::Magic(b[4..].try_into().unwrap()), 16)
         }
         0x80..=0xBF => {
-            let (p, used) = string_item(input)?;
+            let (p, used) = string_item(input, 0)?;
             (RefAtom::Bin(p.to_vec()), used)
         }
         0xC0..=0xFF => {
-            let (p, used) = string_item(input)?;
+            let (p, used) = string_item(input, 0)?;
             if !utf8_ok(p) {
                 return Err(Kind::BadUtf8);
             }
