@@ -31,6 +31,7 @@ mod edit;
 mod encode;
 #[cfg(test)]
 mod encode_ref;
+mod fast;
 mod node;
 mod parse;
 mod walk;

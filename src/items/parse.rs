@@ -8,6 +8,7 @@
 //! document the parser stops before the incomplete atom and continues from
 //! there when called again with more bytes.
 
+use super::fast::Stop;
 use super::node::{Item, NONE};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
@@ -130,7 +131,7 @@ impl<'a> Items<'a, &mut [Item]> {
     /// error) goes through the exact path one atom at a time.
     fn parse_atoms(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
         loop {
-            if let Some(root) = self.fast_run(buf, off) {
+            if let Stop::Done(root) = self.fast_run(buf, off) {
                 return Ok(root);
             }
             let rest = buf.get(*off..).unwrap_or(&[]);
@@ -143,130 +144,6 @@ impl<'a> Items<'a, &mut [Item]> {
                 return Ok(st.root);
             }
         }
-    }
-
-    /// Parses common atoms until the document ends (returns its root) or
-    /// an atom needs the exact path (returns `None`, with `*off` at it and
-    /// the state saved). Every check it skips makes it stop instead, so its
-    /// result is always the exact path's.
-    #[inline(always)]
-    fn fast_run(&mut self, buf: &'a [u8], off: &mut usize) -> Option<u32> {
-        let trust_utf8 = self.opts.trust_utf8;
-        let max_depth = if self.opts.max_depth == 0 {
-            u32::MAX
-        } else {
-            self.opts.max_depth
-        };
-        let nodes: &mut [Item] = self.nodes;
-        let mut len = self.len as usize;
-        let mut st = self.state;
-        let mut pos = *off;
-        let done = loop {
-            // A 16-byte window: every short atom is read from it without
-            // further bounds checks. The input's last 15 bytes go through
-            // the exact path.
-            let Some(window) = buf.get(pos..pos + 16) else {
-                break None;
-            };
-            let Ok(w) = <&[u8; 16]>::try_from(window) else {
-                break None;
-            };
-            let t = w[0];
-            if st.cur_type == ItemType::Blob as u32 {
-                break None;
-            }
-            let key_due = st.cur_type == ItemType::Map as u32 && st.count & 1 == 0;
-            let (item, used) = if t >= tag::BIN {
-                let (head, n) = match t & 0x3F {
-                    61 => (2, 61 + usize::from(w[1])),
-                    62 => (3, 317 + usize::from(u16::from_be_bytes([w[1], w[2]]))),
-                    63 => break None,
-                    short => (1, usize::from(short)),
-                };
-                let Some(body) = buf.get(pos + head..pos + head + n) else {
-                    break None;
-                };
-                let used = head + n;
-                if t < tag::STR {
-                    if key_due {
-                        break None;
-                    }
-                    (Item::bytes(ItemType::Bin, body, body.as_ptr()), used)
-                } else {
-                    if !trust_utf8 && utf8::check_str(body).is_err() {
-                        break None;
-                    }
-                    if key_due && !key_fits(nodes, st.prev_key, body) {
-                        break None;
-                    }
-                    (Item::bytes(ItemType::Str, body, body.as_ptr()), used)
-                }
-            } else if key_due && t != tag::EOC {
-                break None;
-            } else if t == tag::PINT || t == tag::NINT {
-                let Some((v, used)) = small_int(w) else {
-                    break None;
-                };
-                let item = if t == tag::PINT {
-                    Item::uint(v)
-                } else {
-                    let Ok(small) = i64::try_from(v) else {
-                        break None;
-                    };
-                    Item::nint(-1 - small)
-                };
-                (item, used)
-            } else if t == tag::LIST || t == tag::MAP {
-                if st.depth >= max_depth || len >= nodes.len() {
-                    break None;
-                }
-                let ty = if t == tag::LIST {
-                    ItemType::List
-                } else {
-                    ItemType::Map
-                };
-                open_container(nodes, &mut st, len as u32, ty, 1)?;
-                len += 1;
-                pos += 1;
-                continue;
-            } else if t == tag::EOC {
-                // EOC at top level or after a MAP key: the exact path says why.
-                if st.cur == NONE || (st.cur_type == ItemType::Map as u32 && !key_due) {
-                    break None;
-                }
-                pos += 1;
-                if close_container(nodes, &mut st, len as u32)? {
-                    break Some(st.root);
-                }
-                continue;
-            } else if (tag::NIL..=tag::TRUE).contains(&t) {
-                let ty =
-                    [ItemType::Nil, ItemType::False, ItemType::True][usize::from(t - tag::NIL) % 3];
-                (Item::plain(ty), 1)
-            } else {
-                break None;
-            };
-            let Some(slot) = nodes.get_mut(len) else {
-                break None;
-            };
-            let idx = len as u32;
-            *slot = Item {
-                next: idx + 1,
-                ..item
-            };
-            len += 1;
-            pos += used;
-            if key_due {
-                st.prev_key = idx;
-            }
-            if appended(nodes, &mut st, idx)? {
-                break Some(idx);
-            }
-        };
-        self.len = len as u32;
-        self.state = st;
-        *off = pos;
-        done
     }
 
     /// Decodes the atom at the start of `rest` into a parser step.
@@ -516,12 +393,6 @@ fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// [`check_key`] as a verdict, for the fast loop.
-#[inline(always)]
-fn key_fits(nodes: &[Item], prev_key: u32, key: &[u8]) -> bool {
-    check_key(nodes, prev_key, key).is_ok()
-}
-
 /// Whether a BLOB chunk of `len` bytes is full (`true`) or the last one
 /// (`false`); longer than the chunk length is an error.
 #[inline]
@@ -531,22 +402,6 @@ pub(crate) fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error
         return Err(Error::BlobBadChunk);
     }
     Ok(len != 0 && len - 1 == chunk_minus_one)
-}
-
-/// An integer body (BIN of at most 8 bytes, minimal) after the tag `w[0]`:
-/// its value and the atom's length. `None` for anything else.
-#[inline(always)]
-fn small_int(w: &[u8; 16]) -> Option<(u64, usize)> {
-    let n = u32::from(w[1] ^ tag::BIN);
-    if n > 8 || (n > 0 && w[2] == 0) {
-        return None; // longer, not a BIN at all, or a leading zero byte
-    }
-    let (_, rest) = w.split_first_chunk::<2>()?;
-    let (magnitude, _) = rest.split_first_chunk::<8>()?;
-    let x = u64::from_be_bytes(*magnitude); // one load and a byte swap
-                                            // The magnitude is the first n of those 8 bytes.
-    let v = x.checked_shr(64 - 8 * n).unwrap_or(0);
-    Some((v, 2 + n as usize))
 }
 
 /// The most frequent atoms, decoded inline: NIL, FALSE, TRUE, LIST, MAP,
@@ -684,31 +539,5 @@ mod tests {
                 assert_eq!(key_above(k, p), want, "{k:?} vs {p:?}");
             }
         }
-    }
-
-    #[test]
-    fn small_int_reads_every_width_and_refuses_the_rest() {
-        for n in 0..=8usize {
-            let mut w = [0xEEu8; 16];
-            w[0] = tag::PINT;
-            w[1] = tag::BIN | n as u8;
-            let v: u64 = if n == 0 {
-                0
-            } else {
-                0x0102_0304_0506_0708 >> (64 - 8 * n)
-            };
-            for i in 0..n {
-                w[2 + i] = (v >> (8 * (n - 1 - i))) as u8;
-            }
-            assert_eq!(small_int(&w), Some((v, 2 + n)), "width {n}");
-        }
-        let mut w = [0u8; 16];
-        w[1] = tag::BIN | 2; // leading zero
-        assert_eq!(small_int(&w), None);
-        w[1] = tag::BIN | 9; // too long for the fast path
-        w[2] = 1;
-        assert_eq!(small_int(&w), None);
-        w[1] = tag::STR | 1; // not a BIN
-        assert_eq!(small_int(&w), None);
     }
 }
