@@ -43,6 +43,14 @@ impl<'a> Items<'a, &mut [Item]> {
         let Some(rest) = buf.get(*off..) else {
             return Stop::Slow;
         };
+        let max_depth = if self.opts.max_depth == 0 {
+            u32::MAX
+        } else {
+            self.opts.max_depth
+        };
+        let Some(depth_room) = max_depth.checked_sub(st.depth) else {
+            return Stop::Slow; // the exact path reports DeepRecursion
+        };
         let mut r = Regs {
             rest,
             len: self.len as usize,
@@ -51,16 +59,11 @@ impl<'a> Items<'a, &mut [Item]> {
             // `last` is a valid `last_closed` (see `Regs`): a leaf that is
             // the last child is the last node made, whose `next` is `len`.
             last_closed: st.last,
-            depth: st.depth,
+            depth_room,
             prev_key: st.prev_key,
             in_map,
         };
         let limits = Limits {
-            max_depth: if self.opts.max_depth == 0 {
-                u32::MAX
-            } else {
-                self.opts.max_depth
-            },
             trust_utf8: self.opts.trust_utf8,
         };
         let stop = run(self.nodes, &mut r, limits);
@@ -71,7 +74,7 @@ impl<'a> Items<'a, &mut [Item]> {
             Stop::Slow => last_child(self.nodes, &r),
         };
         self.state.count = r.count;
-        self.state.depth = r.depth;
+        self.state.depth = max_depth - r.depth_room;
         self.state.prev_key = r.prev_key;
         self.state.cur_type = match (&stop, r.in_map) {
             (Stop::Done(_), _) => ItemType::Invalid as u32,
@@ -98,7 +101,8 @@ struct Regs<'a> {
     cur: u32,
     count: u32,
     last_closed: u32,
-    depth: u32,
+    /// How many more containers may open (`max_depth` minus the depth).
+    depth_room: u32,
     prev_key: u32,
     in_map: bool,
 }
@@ -106,7 +110,6 @@ struct Regs<'a> {
 /// The options the loop needs.
 #[derive(Clone, Copy)]
 struct Limits {
-    max_depth: u32,
     trust_utf8: bool,
 }
 
@@ -167,8 +170,10 @@ fn list_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
         let Some(w) = s.rest.first_chunk::<16>() else {
             return Flow::Stop(Stop::Slow);
         };
-        if let Value::Flow(flow) = value(nodes, w, s, lim, true) {
-            return flow;
+        match value(nodes, w, s, lim, true) {
+            Value::Leaf | Value::Flow(Flow::Switch) if !s.in_map => {}
+            Value::Leaf => {}
+            Value::Flow(flow) => return flow,
         }
     }
 }
@@ -188,7 +193,10 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
         };
         let t = w[0];
         if t == tag::EOC {
-            return close(nodes, s);
+            match close(nodes, s) {
+                Flow::Switch if s.in_map => continue,
+                flow => return flow,
+            }
         }
         // A key: a STR of 1 to 60 bytes in the fast loop.
         let n = usize::from(t.wrapping_sub(tag::STR));
@@ -275,7 +283,7 @@ fn value(
             };
             (ItemValue { u: v }, m, used)
         }
-        tag::LIST | tag::MAP => return open(nodes, s, t, lim.max_depth),
+        tag::LIST | tag::MAP => return open(nodes, s, t),
         tag::EOC if eoc_closes => return Value::Flow(close(nodes, s)),
         // NIL, FALSE, TRUE are 1, 2, 3 and their types 2, 3, 4.
         tag::NIL..=tag::TRUE => (ItemValue { u: 0 }, meta(ItemType::from_u8(t + 1), 0), 1),
@@ -319,8 +327,8 @@ fn value(
 
 /// Opens a LIST or MAP (tag `t`) as the next child and descends into it.
 #[inline(always)]
-fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8, max_depth: u32) -> Value {
-    if s.depth >= max_depth {
+fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8) -> Value {
+    if s.depth_room == 0 {
         return SLOW;
     }
     let Some(slot) = nodes.get_mut(s.len) else {
@@ -347,7 +355,7 @@ fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8, max_depth: u32) -> Value {
     s.cur = s.len as u32;
     s.last_closed = NONE;
     s.count = 0;
-    s.depth += 1;
+    s.depth_room -= 1;
     s.prev_key = NONE;
     s.in_map = is_map;
     s.len += 1;
@@ -364,7 +372,7 @@ fn close(nodes: &mut [Item], s: &mut Regs<'_>) -> Flow {
         return Flow::Stop(Stop::Slow);
     };
     s.rest = s.rest.get(1..).unwrap_or_default();
-    s.depth -= 1;
+    s.depth_room += 1;
     s.last_closed = s.cur;
     s.count = closed.parent_count;
     s.cur = closed.parent;
