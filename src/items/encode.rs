@@ -259,22 +259,139 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
 
     /// The encoding loop: the events of [`Items::walk`] (same order, same
     /// step bound, same errors), each written as it comes.
+    ///
+    /// This is the loop for trees without BLOB: at the first BLOB it hands
+    /// the walk over to [`Items::emit_from`], which keeps the state of the
+    /// BLOB being written and checks its chunks. It does what
+    /// `emit_from::<false>` would do, with the root taken out of the loop
+    /// and two checks left out that cannot fail here:
+    ///
+    /// * "a node other than the root without a next sibling must have a
+    ///   container (`cur != NONE`)": `cur` starts as the root (a real
+    ///   node) and is only ever set to a node being entered, or to the
+    ///   parent of a container other than the root, which was checked to
+    ///   be the `cur` of the time it was entered; so it is never `NONE`;
+    /// * "a BLOB is left": only LIST and MAP nodes are entered here.
+    ///
+    /// A leaf is never the root inside the loop: the root is a container
+    /// when the loop runs, and node types do not change during the walk.
     #[inline(always)]
-    fn emit<K: Sink>(&self, root: u32, sink: K) -> Result<K, Error> {
+    fn emit<K: Sink>(&self, root: u32, mut sink: K) -> Result<K, Error> {
+        let nodes = self.nodes();
         // Each node is entered and left at most once in a sound tree.
-        let steps = self.len().saturating_mul(2).saturating_add(2);
-        let at = Walker {
-            n: root,
-            cur: NONE,
-            steps: steps.min(u32::MAX as usize),
-        };
-        self.emit_from::<false, K>(root, at, None, sink)
+        let mut steps = self
+            .len()
+            .saturating_mul(2)
+            .saturating_add(2)
+            .min(u32::MAX as usize);
+        let item = nodes.get(root as usize).ok_or(Error::Invalid)?;
+        let bits = item.type_bits();
+        if bits == T_BLOB {
+            let at = Walker {
+                n: root,
+                cur: NONE,
+                steps,
+            };
+            return self.emit_blobs(root, at, sink);
+        }
+        steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+        if !matches!(bits, T_LIST | T_MAP) {
+            return leaf(item, bits, sink);
+        }
+        sink = self.open_container(item, bits, sink)?;
+        let first = item.links().first;
+        if first == NONE {
+            // Empty: left right away (the next step).
+            steps.checked_sub(1).ok_or(Error::Invalid)?;
+            sink.byte(tag::EOC)?;
+            return Ok(sink);
+        }
+        let mut cur = root;
+        let mut n = first;
+        'visit: loop {
+            let item = nodes.get(n as usize).ok_or(Error::Invalid)?;
+            let bits = item.type_bits();
+            // (The BLOB loop is handed the count before this step.)
+            let before = steps;
+            steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+            match bits {
+                T_LIST | T_MAP => {
+                    // A container must link back to the one it sits in
+                    // (an edit given a `prev` from elsewhere breaks that).
+                    // The root can come back only through a cycle; it is
+                    // then entered again without this check.
+                    if item.links().parent != cur && n != root {
+                        return Err(Error::Invalid);
+                    }
+                    sink = self.open_container(item, bits, sink)?;
+                    let first = item.links().first;
+                    if first != NONE {
+                        cur = n;
+                        n = first;
+                        continue;
+                    }
+                    // Empty: left right away (the next step). Its parent
+                    // is `cur` (checked above) unless it is the root.
+                    steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                    sink.byte(tag::EOC)?;
+                    if n == root {
+                        return Ok(sink);
+                    }
+                }
+                T_BLOB => {
+                    let at = Walker {
+                        n,
+                        cur,
+                        steps: before,
+                    };
+                    return self.emit_blobs(root, at, sink);
+                }
+                _ => sink = leaf(item, bits, sink)?,
+            }
+            let next = item.next;
+            if next < UNLINKED {
+                n = next;
+                continue;
+            }
+            // `n` was the last child of `cur`: leave containers until one
+            // has a next sibling.
+            let mut c = cur;
+            loop {
+                steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                let item = nodes.get(c as usize).ok_or(Error::Invalid)?;
+                sink.byte(tag::EOC)?;
+                if c == root {
+                    return Ok(sink);
+                }
+                let next = item.next;
+                c = item.links().parent;
+                if next < UNLINKED {
+                    cur = c;
+                    n = next;
+                    continue 'visit;
+                }
+            }
+        }
     }
 
-    /// The loop from `at` on. `BLOBS == false` is the fast loop for what
-    /// has no BLOB: at the first BLOB it hands the walk over to the loop
-    /// with `BLOBS == true`, which keeps the state of the BLOB being
-    /// written and checks its chunks.
+    /// Writes the header of the LIST or MAP `item` (`bits` its type); a
+    /// MAP's keys are checked first.
+    #[inline(always)]
+    fn open_container<K: Sink>(&self, item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
+        if bits == T_MAP {
+            self.check_map(item)?;
+            sink.byte(tag::MAP)?;
+        } else {
+            sink.byte(tag::LIST)?;
+        }
+        Ok(sink)
+    }
+
+    /// The general loop from `at` on (the loop before [`Items::emit`]).
+    /// `BLOBS == false` is the loop for what has no BLOB: at the first BLOB
+    /// it hands the walk over to the loop with `BLOBS == true`, which keeps
+    /// the state of the BLOB being written and checks its chunks. Only the
+    /// latter runs now, from the first BLOB on.
     #[inline(always)]
     fn emit_from<const BLOBS: bool, K: Sink>(
         &self,
@@ -406,7 +523,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
 
     /// A MAP must hold non-empty STR keys in strictly ascending order, each
     /// followed by a value.
-    #[inline(always)]
+    #[inline(never)]
     fn check_map(&self, map: &Item) -> Result<(), Error> {
         let nodes = self.nodes();
         let mut child = map.links().first;
