@@ -233,6 +233,21 @@ struct Walker {
     steps: usize,
 }
 
+/// The step bound of a walk over a pool of `len` nodes: each node is
+/// entered and left at most once in a sound tree.
+#[inline(always)]
+fn step_bound(len: usize) -> usize {
+    len.saturating_mul(2)
+        .saturating_add(2)
+        .min(u32::MAX as usize)
+}
+
+/// Whether `item` may be a MAP key: a non-empty STR.
+#[inline(always)]
+fn is_key(item: &Item) -> bool {
+    item.type_bits() == T_STR && item.size() != 0
+}
+
 /// State of the BLOB being written (BLOBs do not nest).
 #[derive(Clone, Copy)]
 struct BlobOut {
@@ -247,43 +262,65 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Bytes after the written ones are left untouched.
     pub fn encode(&self, idx: u32, buf: &mut [u8]) -> Result<usize, Error> {
         let cap = buf.len();
-        let sink = self.emit(idx, Buffer { rest: buf })?;
-        Ok(cap - sink.rest.len())
+        let rest = match self.emit(idx, Buffer { rest: &mut *buf }) {
+            Ok(sink) => sink.rest.len(),
+            Err(_) => self.emit_exact(idx, Buffer { rest: buf })?.rest.len(),
+        };
+        Ok(cap - rest)
     }
 
     /// The number of bytes [`Items::encode`] writes for the subtree at
     /// `idx`, with the same checks.
     pub fn encoded_len(&self, idx: u32) -> Result<usize, Error> {
-        Ok(self.emit(idx, Counter(0))?.0)
+        match self.emit(idx, Counter(0)) {
+            Ok(sink) => Ok(sink.0),
+            Err(_) => Ok(self.emit_exact(idx, Counter(0))?.0),
+        }
     }
 
-    /// The encoding loop: the events of [`Items::walk`] (same order, same
-    /// step bound, same errors), each written as it comes.
+    /// The exact loop: the events of [`Items::walk`] (same order, same step
+    /// bound, same errors), each written as it comes. It decides the result
+    /// whenever [`Items::emit`] fails.
+    #[cold]
+    #[inline(never)]
+    fn emit_exact<K: Sink>(&self, root: u32, sink: K) -> Result<K, Error> {
+        let at = Walker {
+            n: root,
+            cur: NONE,
+            steps: step_bound(self.len()),
+        };
+        self.emit_from::<false, K>(root, at, None, sink)
+    }
+
+    /// The fast loop. When it succeeds, [`Items::emit_exact`] succeeds too
+    /// and writes the same bytes; when it fails, its error may differ
+    /// (another check may come first), so the callers then run
+    /// [`Items::emit_exact`] for the result. It makes the same steps and
+    /// the same checks as the exact loop, but
     ///
-    /// This is the loop for trees without BLOB: at the first BLOB it hands
-    /// the walk over to [`Items::emit_from`], which keeps the state of the
-    /// BLOB being written and checks its chunks. It does what
-    /// `emit_from::<false>` would do, with the root taken out of the loop
-    /// and two checks left out that cannot fail here:
+    /// * checks MAP keys as it goes instead of all at once when it enters
+    ///   the MAP: each key is checked when it is written (non-empty STR,
+    ///   followed by a value) together with the next key (non-empty STR,
+    ///   above it). So the pairs of every MAP it gets through passed the
+    ///   checks of [`Items::check_map`] (the step bound keeps key chains
+    ///   finite and free of repeats, so its budget cannot run out either);
+    /// * leaves out two checks that cannot fail: "a node other than the
+    ///   root without a next sibling has a container (`cur != NONE`)":
+    ///   `cur` starts as the root (a real node) and is only ever set to a
+    ///   node being entered, or to the parent of a container other than the
+    ///   root, which was checked to be the `cur` of the time it was
+    ///   entered; and "a BLOB is left": only LIST and MAP nodes are entered
+    ///   here.
     ///
-    /// * "a node other than the root without a next sibling must have a
-    ///   container (`cur != NONE`)": `cur` starts as the root (a real
-    ///   node) and is only ever set to a node being entered, or to the
-    ///   parent of a container other than the root, which was checked to
-    ///   be the `cur` of the time it was entered; so it is never `NONE`;
-    /// * "a BLOB is left": only LIST and MAP nodes are entered here.
+    /// At the first BLOB it checks whole the MAPs it is in and hands the
+    /// walk over to the exact loop's BLOB mode ([`Items::emit_from`]).
     ///
     /// A leaf is never the root inside the loop: the root is a container
     /// when the loop runs, and node types do not change during the walk.
     #[inline(always)]
     fn emit<K: Sink>(&self, root: u32, mut sink: K) -> Result<K, Error> {
         let nodes = self.nodes();
-        // Each node is entered and left at most once in a sound tree.
-        let mut steps = self
-            .len()
-            .saturating_mul(2)
-            .saturating_add(2)
-            .min(u32::MAX as usize);
+        let mut steps = step_bound(self.len());
         let item = nodes.get(root as usize).ok_or(Error::Invalid)?;
         let bits = item.type_bits();
         if bits == T_BLOB {
@@ -298,7 +335,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         if !matches!(bits, T_LIST | T_MAP) {
             return leaf(item, bits, sink);
         }
-        sink = self.open_container(item, bits, sink)?;
+        sink.byte(if bits == T_MAP { tag::MAP } else { tag::LIST })?;
         let first = item.links().first;
         if first == NONE {
             // Empty: left right away (the next step).
@@ -307,54 +344,107 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
             return Ok(sink);
         }
         let mut cur = root;
+        // Whether `cur` is a MAP: then its children are pairs.
+        let mut in_map = bits == T_MAP;
         let mut n = first;
-        'visit: loop {
-            let item = nodes.get(n as usize).ok_or(Error::Invalid)?;
-            let bits = item.type_bits();
-            // (The BLOB loop is handed the count before this step.)
-            let before = steps;
-            steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
-            match bits {
-                T_LIST | T_MAP => {
-                    // A container must link back to the one it sits in
-                    // (an edit given a `prev` from elsewhere breaks that).
-                    // The root can come back only through a cycle; it is
-                    // then entered again without this check.
-                    if item.links().parent != cur && n != root {
-                        return Err(Error::Invalid);
-                    }
-                    sink = self.open_container(item, bits, sink)?;
-                    let first = item.links().first;
-                    if first != NONE {
-                        cur = n;
-                        n = first;
-                        continue;
-                    }
-                    // Empty: left right away (the next step). Its parent
-                    // is `cur` (checked above) unless it is the root.
+        loop {
+            // Writes the children of `cur` from `n` on until one is a
+            // container (`Some`, not written yet) or the last one is
+            // written (`None`). One loop for MAP pairs, one for LIST
+            // elements.
+            let found = if in_map {
+                loop {
+                    let key = nodes.get(n as usize).ok_or(Error::Invalid)?;
                     steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
-                    sink.byte(tag::EOC)?;
-                    if n == root {
-                        return Ok(sink);
+                    if !is_key(key) {
+                        return Err(Error::MapBadKey);
                     }
+                    let k = payload(key);
+                    sink = leaf(key, T_STR, sink)?;
+                    let value = key.next;
+                    if value >= UNLINKED {
+                        return Err(Error::MapNoVal);
+                    }
+                    let item = nodes.get(value as usize).ok_or(Error::Invalid)?;
+                    let after = item.next;
+                    if after < UNLINKED {
+                        let next_key = nodes.get(after as usize).ok_or(Error::Invalid)?;
+                        if !is_key(next_key) {
+                            return Err(Error::MapBadKey);
+                        }
+                        if !key_above(payload(next_key), k) {
+                            return Err(Error::MapUnordered);
+                        }
+                    }
+                    n = value;
+                    let bits = item.type_bits();
+                    steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                    if matches!(bits, T_LIST | T_MAP | T_BLOB) {
+                        break Some((item, bits));
+                    }
+                    sink = leaf(item, bits, sink)?;
+                    if after >= UNLINKED {
+                        break None;
+                    }
+                    n = after;
                 }
-                T_BLOB => {
+            } else {
+                loop {
+                    let item = nodes.get(n as usize).ok_or(Error::Invalid)?;
+                    let bits = item.type_bits();
+                    steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                    if matches!(bits, T_LIST | T_MAP | T_BLOB) {
+                        break Some((item, bits));
+                    }
+                    sink = leaf(item, bits, sink)?;
+                    let next = item.next;
+                    if next >= UNLINKED {
+                        break None;
+                    }
+                    n = next;
+                }
+            };
+            if let Some((item, bits)) = found {
+                if bits == T_BLOB {
+                    self.check_open_maps(root, cur)?;
                     let at = Walker {
                         n,
                         cur,
-                        steps: before,
+                        // The count before this step (taken from it).
+                        steps: steps.saturating_add(1),
                     };
                     return self.emit_blobs(root, at, sink);
                 }
-                _ => sink = leaf(item, bits, sink)?,
+                // A container must link back to the one it sits in (an
+                // edit given a `prev` from elsewhere breaks that). The
+                // root can come back only through a cycle; it is then
+                // entered again without this check.
+                if item.links().parent != cur && n != root {
+                    return Err(Error::Invalid);
+                }
+                sink.byte(if bits == T_MAP { tag::MAP } else { tag::LIST })?;
+                let first = item.links().first;
+                if first != NONE {
+                    cur = n;
+                    in_map = bits == T_MAP;
+                    n = first;
+                    continue;
+                }
+                // Empty: left right away (the next step). Its parent is
+                // `cur` (checked above) unless it is the root.
+                steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                sink.byte(tag::EOC)?;
+                if n == root {
+                    return Ok(sink);
+                }
+                let next = item.next;
+                if next < UNLINKED {
+                    n = next;
+                    continue;
+                }
             }
-            let next = item.next;
-            if next < UNLINKED {
-                n = next;
-                continue;
-            }
-            // `n` was the last child of `cur`: leave containers until one
-            // has a next sibling.
+            // The last child of `cur` is written: leave containers until
+            // one has a next sibling.
             let mut c = cur;
             loop {
                 steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
@@ -366,32 +456,44 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 let next = item.next;
                 c = item.links().parent;
                 if next < UNLINKED {
+                    let parent = nodes.get(c as usize).ok_or(Error::Invalid)?;
                     cur = c;
+                    in_map = parent.type_bits() == T_MAP;
                     n = next;
-                    continue 'visit;
+                    break;
                 }
             }
         }
     }
 
-    /// Writes the header of the LIST or MAP `item` (`bits` its type); a
-    /// MAP's keys are checked first.
-    #[inline(always)]
-    fn open_container<K: Sink>(&self, item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
-        if bits == T_MAP {
-            self.check_map(item)?;
-            sink.byte(tag::MAP)?;
-        } else {
-            sink.byte(tag::LIST)?;
+    /// Checks whole ([`Items::check_map`]) the MAPs among `cur` and its
+    /// ancestors up to `root`: the containers the fast loop is in when it
+    /// hands over to the BLOB loop, which checks MAPs only as it enters
+    /// them.
+    #[cold]
+    #[inline(never)]
+    fn check_open_maps(&self, root: u32, cur: u32) -> Result<(), Error> {
+        let nodes = self.nodes();
+        let mut c = cur;
+        // The chain is that of the containers entered, so it reaches the
+        // root; the bound only keeps the loop finite whatever the nodes.
+        for _ in 0..=nodes.len() {
+            let item = nodes.get(c as usize).ok_or(Error::Invalid)?;
+            if item.type_bits() == T_MAP {
+                self.check_map(item)?;
+            }
+            if c == root {
+                return Ok(());
+            }
+            c = item.links().parent;
         }
-        Ok(sink)
+        Err(Error::Invalid)
     }
 
-    /// The general loop from `at` on (the loop before [`Items::emit`]).
-    /// `BLOBS == false` is the loop for what has no BLOB: at the first BLOB
-    /// it hands the walk over to the loop with `BLOBS == true`, which keeps
-    /// the state of the BLOB being written and checks its chunks. Only the
-    /// latter runs now, from the first BLOB on.
+    /// The exact loop from `at` on. `BLOBS == false` is the loop for what
+    /// has no BLOB: at the first BLOB it hands the walk over to the loop
+    /// with `BLOBS == true`, which keeps the state of the BLOB being
+    /// written and checks its chunks.
     #[inline(always)]
     fn emit_from<const BLOBS: bool, K: Sink>(
         &self,
