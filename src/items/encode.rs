@@ -119,6 +119,12 @@ impl Sink for Buffer<'_> {
     }
     #[inline(always)]
     fn int(&mut self, t: u8, m: u64) -> Result<(), Error> {
+        if m.wrapping_sub(1) < 0xFF {
+            // 1..=255, the commonest: one byte, no length to work out.
+            let dst = self.take(3)?;
+            store(dst, 0, [t, tag::BIN | 1, m as u8]);
+            return Ok(());
+        }
         let n = magnitude_len(m);
         let dst = self.take(2 + n)?;
         // Exact stores only: the bytes after the encoding stay untouched.
@@ -199,12 +205,14 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     if dst.len() != n {
         return;
     }
-    if n >= 8 {
-        copy_fixed::<8>(dst, src, 0);
-        copy_fixed::<8>(dst, src, n - 8);
-    } else if n >= 4 {
-        copy_fixed::<4>(dst, src, 0);
-        copy_fixed::<4>(dst, src, n - 4);
+    if n >= 4 {
+        if n >= 8 {
+            copy_fixed::<8>(dst, src, 0);
+            copy_fixed::<8>(dst, src, n - 8);
+        } else {
+            copy_fixed::<4>(dst, src, 0);
+            copy_fixed::<4>(dst, src, n - 4);
+        }
     } else if n >= 2 {
         copy_fixed::<2>(dst, src, 0);
         copy_fixed::<2>(dst, src, n - 2);
@@ -218,7 +226,6 @@ const T_NIL: u32 = ItemType::Nil as u32;
 const T_FALSE: u32 = ItemType::False as u32;
 const T_TRUE: u32 = ItemType::True as u32;
 const T_PINT: u32 = ItemType::Pint as u32;
-const T_NINT: u32 = ItemType::Nint as u32;
 const T_LIST: u32 = ItemType::List as u32;
 const T_MAP: u32 = ItemType::Map as u32;
 const T_BLOB: u32 = ItemType::Blob as u32;
@@ -712,16 +719,21 @@ fn bytes_above(key: &[u8], prev: &[u8]) -> bool {
 /// no call; the others in [`leaf_other`].
 #[inline(always)]
 fn leaf<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
-    match bits {
-        T_PINT => sink.int(tag::PINT, item.raw_u64())?,
-        T_NINT => {
-            let v = item.raw_i64();
-            if v >= 0 {
+    // Integers first, as one range test (no jump table).
+    if bits.wrapping_sub(T_PINT) < 2 {
+        let raw = item.raw_u64();
+        if bits == T_PINT {
+            sink.int(tag::PINT, raw)?;
+        } else {
+            if (raw as i64) >= 0 {
                 return Err(Error::Invalid);
             }
             // !v == -1 - v, the wire magnitude of a negative v.
-            sink.int(tag::NINT, !v as u64)?;
+            sink.int(tag::NINT, !raw)?;
         }
+        return Ok(sink);
+    }
+    match bits {
         T_STR if item.size() <= SHORT => sink.short_string(tag::STR, payload(item))?,
         T_BIN if item.size() <= SHORT => sink.short_string(tag::BIN, payload(item))?,
         T_NIL => sink.byte(tag::NIL)?,
