@@ -3,11 +3,17 @@
 //! written is always canonical (MAP keys ordered and paired, BLOB chunks of
 //! the right lengths, minimal integers and floats).
 //!
-//! The encoder is one loop over the links (first child, next sibling,
+//! The encoder is a loop over the links (first child, next sibling,
 //! parent), like [`Items::walk`] but without its iterator state: each node
 //! is written with one room check and exact stores. Common nodes (small
 //! integers, short strings, containers, EOC) take the inline path; the
 //! rare types go through [`enc::encode`], which validates them.
+//!
+//! There are two loops. The fast one ([`Items::emit`]) checks MAP keys as
+//! it writes them, so when a tree is broken it may meet another error
+//! first than the walk would; the exact one ([`Items::emit_exact`], the
+//! walk's order of checks) runs again whenever the fast one fails, and
+//! gives the result. A failed encode therefore costs up to two passes.
 
 use super::node::{Item, NONE};
 use super::{payload, Items, UNLINKED};
