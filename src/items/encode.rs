@@ -3,11 +3,17 @@
 //! written is always canonical (MAP keys ordered and paired, BLOB chunks of
 //! the right lengths, minimal integers and floats).
 //!
-//! The encoder is one loop over the links (first child, next sibling,
+//! The encoder is a loop over the links (first child, next sibling,
 //! parent), like [`Items::walk`] but without its iterator state: each node
 //! is written with one room check and exact stores. Common nodes (small
 //! integers, short strings, containers, EOC) take the inline path; the
 //! rare types go through [`enc::encode`], which validates them.
+//!
+//! There are two loops. The fast one ([`Items::emit`]) checks MAP keys as
+//! it writes them, so when a tree is broken it may meet another error
+//! first than the walk would; the exact one ([`Items::emit_exact`], the
+//! walk's order of checks) runs again whenever the fast one fails, and
+//! gives the result. A failed encode therefore costs up to two passes.
 
 use super::node::{Item, NONE};
 use super::{payload, Items, UNLINKED};
@@ -119,6 +125,12 @@ impl Sink for Buffer<'_> {
     }
     #[inline(always)]
     fn int(&mut self, t: u8, m: u64) -> Result<(), Error> {
+        if m.wrapping_sub(1) < 0xFF {
+            // 1..=255, the commonest: one byte, no length to work out.
+            let dst = self.take(3)?;
+            store(dst, 0, [t, tag::BIN | 1, m as u8]);
+            return Ok(());
+        }
         let n = magnitude_len(m);
         let dst = self.take(2 + n)?;
         // Exact stores only: the bytes after the encoding stay untouched.
@@ -199,12 +211,14 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     if dst.len() != n {
         return;
     }
-    if n >= 8 {
-        copy_fixed::<8>(dst, src, 0);
-        copy_fixed::<8>(dst, src, n - 8);
-    } else if n >= 4 {
-        copy_fixed::<4>(dst, src, 0);
-        copy_fixed::<4>(dst, src, n - 4);
+    if n >= 4 {
+        if n >= 8 {
+            copy_fixed::<8>(dst, src, 0);
+            copy_fixed::<8>(dst, src, n - 8);
+        } else {
+            copy_fixed::<4>(dst, src, 0);
+            copy_fixed::<4>(dst, src, n - 4);
+        }
     } else if n >= 2 {
         copy_fixed::<2>(dst, src, 0);
         copy_fixed::<2>(dst, src, n - 2);
@@ -218,7 +232,6 @@ const T_NIL: u32 = ItemType::Nil as u32;
 const T_FALSE: u32 = ItemType::False as u32;
 const T_TRUE: u32 = ItemType::True as u32;
 const T_PINT: u32 = ItemType::Pint as u32;
-const T_NINT: u32 = ItemType::Nint as u32;
 const T_LIST: u32 = ItemType::List as u32;
 const T_MAP: u32 = ItemType::Map as u32;
 const T_BLOB: u32 = ItemType::Blob as u32;
@@ -231,6 +244,21 @@ struct Walker {
     n: u32,
     cur: u32,
     steps: usize,
+}
+
+/// The step bound of a walk over a pool of `len` nodes: each node is
+/// entered and left at most once in a sound tree.
+#[inline(always)]
+fn step_bound(len: usize) -> usize {
+    len.saturating_mul(2)
+        .saturating_add(2)
+        .min(u32::MAX as usize)
+}
+
+/// Whether `item` may be a MAP key: a non-empty STR.
+#[inline(always)]
+fn is_key(item: &Item) -> bool {
+    item.type_bits() == T_STR && item.size() != 0
 }
 
 /// State of the BLOB being written (BLOBs do not nest).
@@ -247,31 +275,235 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Bytes after the written ones are left untouched.
     pub fn encode(&self, idx: u32, buf: &mut [u8]) -> Result<usize, Error> {
         let cap = buf.len();
-        let sink = self.emit(idx, Buffer { rest: buf })?;
-        Ok(cap - sink.rest.len())
+        let rest = match self.emit(idx, Buffer { rest: &mut *buf }) {
+            Ok(sink) => sink.rest.len(),
+            Err(_) => self.emit_exact(idx, Buffer { rest: buf })?.rest.len(),
+        };
+        Ok(cap - rest)
     }
 
     /// The number of bytes [`Items::encode`] writes for the subtree at
     /// `idx`, with the same checks.
     pub fn encoded_len(&self, idx: u32) -> Result<usize, Error> {
-        Ok(self.emit(idx, Counter(0))?.0)
+        match self.emit(idx, Counter(0)) {
+            Ok(sink) => Ok(sink.0),
+            Err(_) => Ok(self.emit_exact(idx, Counter(0))?.0),
+        }
     }
 
-    /// The encoding loop: the events of [`Items::walk`] (same order, same
-    /// step bound, same errors), each written as it comes.
-    #[inline(always)]
-    fn emit<K: Sink>(&self, root: u32, sink: K) -> Result<K, Error> {
-        // Each node is entered and left at most once in a sound tree.
-        let steps = self.len().saturating_mul(2).saturating_add(2);
+    /// The exact loop: the events of [`Items::walk`] (same order, same step
+    /// bound, same errors), each written as it comes. It decides the result
+    /// whenever [`Items::emit`] fails.
+    #[cold]
+    #[inline(never)]
+    fn emit_exact<K: Sink>(&self, root: u32, sink: K) -> Result<K, Error> {
         let at = Walker {
             n: root,
             cur: NONE,
-            steps: steps.min(u32::MAX as usize),
+            steps: step_bound(self.len()),
         };
         self.emit_from::<false, K>(root, at, None, sink)
     }
 
-    /// The loop from `at` on. `BLOBS == false` is the fast loop for what
+    /// The fast loop. When it succeeds, [`Items::emit_exact`] succeeds too
+    /// and writes the same bytes; when it fails, its error may differ
+    /// (another check may come first), so the callers then run
+    /// [`Items::emit_exact`] for the result. It makes the same steps and
+    /// the same checks as the exact loop, but
+    ///
+    /// * checks MAP keys as it goes instead of all at once when it enters
+    ///   the MAP: each key is checked when it is written (non-empty STR,
+    ///   followed by a value) together with the next key (non-empty STR,
+    ///   above it). So the pairs of every MAP it gets through passed the
+    ///   checks of [`Items::check_map`] (the step bound keeps key chains
+    ///   finite and free of repeats, so its budget cannot run out either);
+    /// * leaves out two checks that cannot fail: "a node other than the
+    ///   root without a next sibling has a container (`cur != NONE`)":
+    ///   `cur` starts as the root (a real node) and is only ever set to a
+    ///   node being entered, or to the parent of a container other than the
+    ///   root, which was checked to be the `cur` of the time it was
+    ///   entered; and "a BLOB is left": only LIST and MAP nodes are entered
+    ///   here.
+    ///
+    /// At the first BLOB it checks whole the MAPs it is in and hands the
+    /// walk over to the exact loop's BLOB mode ([`Items::emit_from`]).
+    ///
+    /// A leaf is never the root inside the loop: the root is a container
+    /// when the loop runs, and node types do not change during the walk.
+    #[inline(always)]
+    fn emit<K: Sink>(&self, root: u32, mut sink: K) -> Result<K, Error> {
+        let nodes = self.nodes();
+        let mut steps = step_bound(self.len());
+        let item = nodes.get(root as usize).ok_or(Error::Invalid)?;
+        let bits = item.type_bits();
+        if bits == T_BLOB {
+            let at = Walker {
+                n: root,
+                cur: NONE,
+                steps,
+            };
+            return self.emit_blobs(root, at, sink);
+        }
+        steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+        if !matches!(bits, T_LIST | T_MAP) {
+            return leaf(item, bits, sink);
+        }
+        sink.byte(if bits == T_MAP { tag::MAP } else { tag::LIST })?;
+        let first = item.links().first;
+        if first == NONE {
+            // Empty: left right away (the next step).
+            steps.checked_sub(1).ok_or(Error::Invalid)?;
+            sink.byte(tag::EOC)?;
+            return Ok(sink);
+        }
+        let mut cur = root;
+        // Whether `cur` is a MAP: then its children are pairs.
+        let mut in_map = bits == T_MAP;
+        let mut n = first;
+        loop {
+            // Writes the children of `cur` from `n` on until one is a
+            // container (`Some`, not written yet) or the last one is
+            // written (`None`). One loop for MAP pairs, one for LIST
+            // elements.
+            let found = if in_map {
+                loop {
+                    let key = nodes.get(n as usize).ok_or(Error::Invalid)?;
+                    steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                    if !is_key(key) {
+                        return Err(Error::MapBadKey);
+                    }
+                    let k = payload(key);
+                    sink = leaf(key, T_STR, sink)?;
+                    let value = key.next;
+                    if value >= UNLINKED {
+                        return Err(Error::MapNoVal);
+                    }
+                    let item = nodes.get(value as usize).ok_or(Error::Invalid)?;
+                    let after = item.next;
+                    if after < UNLINKED {
+                        let next_key = nodes.get(after as usize).ok_or(Error::Invalid)?;
+                        if !is_key(next_key) {
+                            return Err(Error::MapBadKey);
+                        }
+                        if !key_above(payload(next_key), k) {
+                            return Err(Error::MapUnordered);
+                        }
+                    }
+                    n = value;
+                    let bits = item.type_bits();
+                    steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                    if matches!(bits, T_LIST | T_MAP | T_BLOB) {
+                        break Some((item, bits));
+                    }
+                    sink = leaf(item, bits, sink)?;
+                    if after >= UNLINKED {
+                        break None;
+                    }
+                    n = after;
+                }
+            } else {
+                loop {
+                    let item = nodes.get(n as usize).ok_or(Error::Invalid)?;
+                    let bits = item.type_bits();
+                    steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                    if matches!(bits, T_LIST | T_MAP | T_BLOB) {
+                        break Some((item, bits));
+                    }
+                    sink = leaf(item, bits, sink)?;
+                    let next = item.next;
+                    if next >= UNLINKED {
+                        break None;
+                    }
+                    n = next;
+                }
+            };
+            if let Some((item, bits)) = found {
+                if bits == T_BLOB {
+                    self.check_open_maps(root, cur)?;
+                    let at = Walker {
+                        n,
+                        cur,
+                        // The count before this step (taken from it).
+                        steps: steps.saturating_add(1),
+                    };
+                    return self.emit_blobs(root, at, sink);
+                }
+                // A container must link back to the one it sits in (an
+                // edit given a `prev` from elsewhere breaks that). The
+                // root can come back only through a cycle; it is then
+                // entered again without this check.
+                if item.links().parent != cur && n != root {
+                    return Err(Error::Invalid);
+                }
+                sink.byte(if bits == T_MAP { tag::MAP } else { tag::LIST })?;
+                let first = item.links().first;
+                if first != NONE {
+                    cur = n;
+                    in_map = bits == T_MAP;
+                    n = first;
+                    continue;
+                }
+                // Empty: left right away (the next step). Its parent is
+                // `cur` (checked above) unless it is the root.
+                steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                sink.byte(tag::EOC)?;
+                if n == root {
+                    return Ok(sink);
+                }
+                let next = item.next;
+                if next < UNLINKED {
+                    n = next;
+                    continue;
+                }
+            }
+            // The last child of `cur` is written: leave containers until
+            // one has a next sibling.
+            let mut c = cur;
+            loop {
+                steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
+                let item = nodes.get(c as usize).ok_or(Error::Invalid)?;
+                sink.byte(tag::EOC)?;
+                if c == root {
+                    return Ok(sink);
+                }
+                let next = item.next;
+                c = item.links().parent;
+                if next < UNLINKED {
+                    let parent = nodes.get(c as usize).ok_or(Error::Invalid)?;
+                    cur = c;
+                    in_map = parent.type_bits() == T_MAP;
+                    n = next;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Checks whole ([`Items::check_map`]) the MAPs among `cur` and its
+    /// ancestors up to `root`: the containers the fast loop is in when it
+    /// hands over to the BLOB loop, which checks MAPs only as it enters
+    /// them.
+    #[cold]
+    #[inline(never)]
+    fn check_open_maps(&self, root: u32, cur: u32) -> Result<(), Error> {
+        let nodes = self.nodes();
+        let mut c = cur;
+        // The chain is that of the containers entered, so it reaches the
+        // root; the bound only keeps the loop finite whatever the nodes.
+        for _ in 0..=nodes.len() {
+            let item = nodes.get(c as usize).ok_or(Error::Invalid)?;
+            if item.type_bits() == T_MAP {
+                self.check_map(item)?;
+            }
+            if c == root {
+                return Ok(());
+            }
+            c = item.links().parent;
+        }
+        Err(Error::Invalid)
+    }
+
+    /// The exact loop from `at` on. `BLOBS == false` is the loop for what
     /// has no BLOB: at the first BLOB it hands the walk over to the loop
     /// with `BLOBS == true`, which keeps the state of the BLOB being
     /// written and checks its chunks.
@@ -406,7 +638,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
 
     /// A MAP must hold non-empty STR keys in strictly ascending order, each
     /// followed by a value.
-    #[inline(always)]
+    #[inline(never)]
     fn check_map(&self, map: &Item) -> Result<(), Error> {
         let nodes = self.nodes();
         let mut child = map.links().first;
@@ -493,16 +725,21 @@ fn bytes_above(key: &[u8], prev: &[u8]) -> bool {
 /// no call; the others in [`leaf_other`].
 #[inline(always)]
 fn leaf<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> {
-    match bits {
-        T_PINT => sink.int(tag::PINT, item.raw_u64())?,
-        T_NINT => {
-            let v = item.raw_i64();
-            if v >= 0 {
+    // Integers first, as one range test (no jump table).
+    if bits.wrapping_sub(T_PINT) < 2 {
+        let raw = item.raw_u64();
+        if bits == T_PINT {
+            sink.int(tag::PINT, raw)?;
+        } else {
+            if (raw as i64) >= 0 {
                 return Err(Error::Invalid);
             }
             // !v == -1 - v, the wire magnitude of a negative v.
-            sink.int(tag::NINT, !v as u64)?;
+            sink.int(tag::NINT, !raw)?;
         }
+        return Ok(sink);
+    }
+    match bits {
         T_STR if item.size() <= SHORT => sink.short_string(tag::STR, payload(item))?,
         T_BIN if item.size() <= SHORT => sink.short_string(tag::BIN, payload(item))?,
         T_NIL => sink.byte(tag::NIL)?,

@@ -428,6 +428,42 @@ fn map_edits_keep_keys_ordered() {
     assert_eq!(items.encode(root, &mut out), Err(Error::MapUnordered));
 }
 
+/// MAP keys after a BLOB or a container value are checked before anything
+/// of the MAP is written, whatever the buffer size: the encoder checks keys
+/// as it goes, and must still give the errors of a check on entry.
+#[test]
+fn map_keys_after_blob_and_container_values_are_checked() {
+    // {a: BLOB(2) [BIN "x"], b: [1], c: nil}
+    let doc = hex("09 C161 0B 0000000000000001 81 78 C162 08 0C8101 00 C163 01 00");
+    let mut pool = vec![Item::default(); 32];
+    let mut items = Items::new(&mut pool);
+    let mut off = 0;
+    let root = items.parse(&doc, &mut off).unwrap();
+    let mut out = [0u8; 64];
+    assert_eq!(items.encode(root, &mut out), Ok(doc.len()));
+    let keys: Vec<u32> = (0..3)
+        .map(|i| items.nth_child(root, 2 * i).unwrap())
+        .collect();
+    for (k, bad, err) in [
+        (1, Atom::Str("zz"), Error::MapUnordered),
+        (2, Atom::Str("a"), Error::MapUnordered),
+        (2, Atom::Str(""), Error::MapBadKey),
+        (2, Atom::Nil, Error::MapBadKey),
+    ] {
+        let was = items.bytes(keys[k]).unwrap();
+        items.set_value(keys[k], &bad).unwrap();
+        for cap in 0..=doc.len() {
+            let mut buf = vec![0u8; cap];
+            assert_eq!(items.encode(root, &mut buf), Err(err), "key {k} cap {cap}");
+        }
+        assert_eq!(items.encoded_len(root), Err(err));
+        items
+            .set_value(keys[k], &Atom::Str(std::str::from_utf8(was).unwrap()))
+            .unwrap();
+        assert_eq!(items.encode(root, &mut out), Ok(doc.len()));
+    }
+}
+
 #[test]
 fn blobs_navigate_and_encode_canonically() {
     let doc = hex("0B 0000000000000001 82 3132 82 3334 81 35");
