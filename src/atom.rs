@@ -388,6 +388,10 @@ pub(crate) enum Quick<'a> {
 #[cfg(test)]
 pub(crate) fn decode_window(buf: &[u8]) -> Option<Quick<'_>> {
     match decode_window_words(buf) {
+        Window::One(typ, t) => {
+            assert_eq!(buf.first(), Some(&t));
+            Some(Quick::Word(typ, 0, 1))
+        }
         Window::Done(q) => Some(q),
         Window::Bytes => decode_window_string(buf),
         Window::Other => None,
@@ -397,6 +401,8 @@ pub(crate) fn decode_window(buf: &[u8]) -> Option<Quick<'_>> {
 /// What [`decode_window_words`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Window<'a> {
+    /// A one-byte atom: its type and tag.
+    One(ItemType, u8),
     /// The atom, exactly as [`decode`] gives it.
     Done(Quick<'a>),
     /// A BIN or STR tag: [`decode_window_string`] takes it from here.
@@ -416,7 +422,7 @@ pub(crate) fn decode_window_words(buf: &[u8]) -> Window<'_> {
     };
     let class = WINDOW_CLASS[usize::from(w[0])];
     if class <= ItemType::Map as u8 {
-        return Window::Done(Quick::Word(ItemType::from_u8(class), 0, 1));
+        return Window::One(ItemType::from_u8(class), w[0]);
     }
     if class < CLASS_BYTES {
         return match window_int(w, class == CLASS_NINT) {
@@ -500,14 +506,16 @@ fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>> {
 pub(crate) fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
     let w = buf.first_chunk::<16>()?;
     let t = w[0];
-    let n = usize::from(t & 0x3F);
-    if t.wrapping_sub(tag::STR) < 16 {
+    // STR tags C0..=CF: lengths 0 to 15, inside the window.
+    let n = usize::from(t.wrapping_sub(tag::STR));
+    if n < 16 {
         if !window_ascii(w, n) {
             return None;
         }
         return Some(Quick::Bytes(ItemType::Str, w.get(1..1 + n)?));
     }
-    if t.wrapping_sub(tag::BIN) <= 60 {
+    let n = usize::from(t.wrapping_sub(tag::BIN));
+    if n <= 60 {
         return Some(Quick::Bytes(ItemType::Bin, buf.get(1..1 + n)?));
     }
     None

@@ -125,6 +125,22 @@ pub unsafe extern "C" fn YACAtomDecode(
         // `buf` points to `len` readable bytes for the call.
         let bytes = unsafe { core::slice::from_raw_parts(buf, len) };
         match atom::decode_window_words(bytes) {
+            Window::One(typ, tag) => {
+                // SAFETY: both non-NULL, and the C API contract: they point
+                // to writable objects of their types, not aliased during
+                // the call. (`got` first: stored in another order than in
+                // `store`, the compiler keeps these stores apart, with
+                // constants, instead of merging them into one block.)
+                unsafe {
+                    *got = 1;
+                    *atom = YACAtom {
+                        v: YACAtomValue { uint: 0 },
+                        typ: typ.into(),
+                        tag,
+                    };
+                }
+                return YACErr::YACErrNo;
+            }
             Window::Done(q) => {
                 // SAFETY: both non-NULL, and the C API contract: they point
                 // to writable objects of their types, not aliased during
