@@ -3,7 +3,7 @@
 use core::ffi::c_uchar;
 
 use super::{input, out, run, YACErr, YACItemType};
-use crate::atom::{self, Atom, Quick, Window};
+use crate::atom::{self, Atom, ItemType, Quick, Window};
 use crate::error::Error;
 
 /// Pointer and length of bytes inside the decoded input.
@@ -166,10 +166,32 @@ pub unsafe extern "C" fn YACAtomDecode(
 /// the input.
 #[inline(never)]
 unsafe fn decode_window_bytes(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) -> YACErr {
-    if let Some(q) = atom::decode_window_string(bytes) {
-        // SAFETY: the caller's promises, passed on unchanged.
-        unsafe { store(got, atom, bytes, q) };
-        return YACErr::YACErrNo;
+    match atom::decode_window_string(bytes) {
+        Some(Quick::Bytes(ItemType::Str, payload)) => {
+            // SAFETY: the caller's promises, passed on unchanged. (`got`
+            // first, as for one-byte atoms: a block of its own, with the
+            // type a constant.)
+            unsafe {
+                *got = 1 + payload.len();
+                *atom = YACAtom {
+                    v: YACAtomValue {
+                        bytes: YACBytes {
+                            ptr: payload.as_ptr(),
+                            len: payload.len(),
+                        },
+                    },
+                    typ: YACItemType::YACItemStr,
+                    tag: bytes.first().copied().unwrap_or(0),
+                };
+            }
+            return YACErr::YACErrNo;
+        }
+        Some(q) => {
+            // SAFETY: the caller's promises, passed on unchanged.
+            unsafe { store(got, atom, bytes, q) };
+            return YACErr::YACErrNo;
+        }
+        None => {}
     }
     // SAFETY: the caller's promises, passed on unchanged.
     unsafe { decode_checked(got, atom, bytes.as_ptr(), bytes.len()) }
