@@ -521,6 +521,21 @@ pub(crate) fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
     None
 }
 
+/// A STR with a one-byte header (at most 60 bytes), complete and valid
+/// (any UTF-8 without NUL), exactly as [`decode`] gives it; `None` for
+/// anything else. For the STRs [`decode_window_string`] leaves: longer
+/// than the window, or not ASCII.
+#[inline(always)]
+pub(crate) fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
+    let n = usize::from(buf.first()?.wrapping_sub(tag::STR));
+    if n > 60 {
+        return None;
+    }
+    let payload = buf.get(1..1 + n)?;
+    utf8::check_str(payload).ok()?;
+    Some(Quick::Bytes(ItemType::Str, payload))
+}
+
 /// The "not in 0x01..=0x7F" flags of eight bytes: the top bit of each byte
 /// `b` of `b | (b - 1)` is set when `b` has its top bit set or is zero
 /// (the other bits are noise, for the caller to mask). A borrow only comes
@@ -781,8 +796,12 @@ mod tests {
         }
     }
 
-    /// `decode_window` takes `buf` as `decode` does, or leaves it to it.
+    /// `decode_window` takes `buf` as `decode` does, or leaves it to it;
+    /// so does `decode_short_str`.
     fn window_agrees(buf: &[u8]) -> bool {
+        if let Some(q) = decode_short_str(buf) {
+            assert_eq!(Ok(quick_atom(q, buf)), decode(buf), "{buf:02X?}");
+        }
         match decode_window(buf) {
             Some(q) => {
                 assert_eq!(Ok(quick_atom(q, buf)), decode(buf), "{buf:02X?}");
@@ -820,10 +839,22 @@ mod tests {
                 }
             }
         }
-        // Short STRs with one odd byte anywhere.
+        // Short STRs with one odd byte anywhere (or a two-byte UTF-8
+        // sequence, valid or cut).
         for n in 0..=60usize {
             for at in 0..n.max(1) {
                 for bad in [0x00u8, 0x01, 0x7F, 0x80, 0xC3, 0xFF] {
+                    if bad == 0xC3 && at + 1 < n {
+                        let mut v = std::vec![tag::STR | n as u8];
+                        v.extend((0..n).map(|i| match i {
+                            _ if i == at => 0xC3,
+                            _ if i == at + 1 => 0xA9,
+                            _ => b'k',
+                        }));
+                        v.extend([0u8; 16]);
+                        assert!(decode_short_str(&v).is_some(), "{v:02X?}");
+                        taken += usize::from(window_agrees(&v));
+                    }
                     let mut v = std::vec![tag::STR | n as u8];
                     v.extend((0..n).map(|i| if i == at { bad } else { b'k' }));
                     v.extend([0u8; 16]);

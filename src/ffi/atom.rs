@@ -184,14 +184,32 @@ unsafe fn decode_window_bytes(got: *mut usize, atom: *mut YACAtom, bytes: &[u8])
                     tag: bytes.first().copied().unwrap_or(0),
                 };
             }
-            return YACErr::YACErrNo;
+            YACErr::YACErrNo
         }
         Some(q) => {
             // SAFETY: the caller's promises, passed on unchanged.
             unsafe { store(got, atom, bytes, q) };
-            return YACErr::YACErrNo;
+            YACErr::YACErrNo
         }
-        None => {}
+        // SAFETY: the caller's promises, passed on unchanged.
+        None => unsafe { decode_other_str(got, atom, bytes) },
+    }
+}
+
+/// [`YACAtomDecode`] of an atom the window leaves, starting with a BIN or
+/// STR tag: STRs of up to 60 bytes that are longer than the window or not
+/// ASCII, then everything else (by the checked path).
+///
+/// # Safety
+/// As for [`YACAtomDecode`], with `got` and `atom` not NULL and `bytes`
+/// the input.
+#[cold]
+#[inline(never)]
+unsafe fn decode_other_str(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) -> YACErr {
+    if let Some(q) = atom::decode_short_str(bytes) {
+        // SAFETY: the caller's promises, passed on unchanged.
+        unsafe { store(got, atom, bytes, q) };
+        return YACErr::YACErrNo;
     }
     // SAFETY: the caller's promises, passed on unchanged.
     unsafe { decode_checked(got, atom, bytes.as_ptr(), bytes.len()) }
