@@ -141,6 +141,20 @@ pub unsafe extern "C" fn YACAtomDecode(
                 }
                 return YACErr::YACErrNo;
             }
+            Window::Done(Quick::Word(ItemType::Pint, value, used)) => {
+                // SAFETY: as above. (`got` first again: the type stays a
+                // constant.)
+                unsafe {
+                    *got = used;
+                    *atom = YACAtom {
+                        v: YACAtomValue { uint: value },
+                        typ: YACItemType::YACItemPint,
+                        // The only tag of a `Pint` atom.
+                        tag: atom::tag::PINT,
+                    };
+                }
+                return YACErr::YACErrNo;
+            }
             Window::Done(q) => {
                 // SAFETY: both non-NULL, and the C API contract: they point
                 // to writable objects of their types, not aliased during
