@@ -363,6 +363,248 @@ fn small_int(buf: &[u8], negative: bool) -> Option<(Atom<'_>, usize)> {
     Some((atom, 2 + n))
 }
 
+/// A common atom as [`decode_window`] gives it: in the shape the C API
+/// stores it, so that storing it takes no conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quick<'a> {
+    /// An atom whose value is one word, and its length in bytes: EOC, NIL,
+    /// FALSE, TRUE, LIST and MAP (word 0), `Pint` (the value) and `Nint`
+    /// (the value's two's complement bits).
+    Word(ItemType, u64, usize),
+    /// A BIN or STR with a one-byte header (so the atom is one byte longer
+    /// than the payload): its type and payload.
+    Bytes(ItemType, &'a [u8]),
+}
+
+/// The common atoms of an input of at least 16 bytes, read from that
+/// 16-byte window so that the tag and length bytes need no bounds checks of
+/// their own: one-byte atoms, integers of at most 8 bytes that fit
+/// `u64`/`i64`, BIN and ASCII STR with a one-byte header. When complete
+/// and valid they are exactly what [`decode`] gives; `None` means "ask
+/// [`decode`]" (anything else, a shorter input, and every error).
+///
+/// Callers use its two halves, [`decode_window_words`] and
+/// [`decode_window_string`]; the tests check this whole against [`decode`].
+#[cfg(test)]
+pub(crate) fn decode_window(buf: &[u8]) -> Option<Quick<'_>> {
+    match decode_window_words(buf) {
+        Window::One(typ, t) => {
+            assert_eq!(buf.first(), Some(&t));
+            Some(Quick::Word(typ, 0, 1))
+        }
+        Window::Done(q) => Some(q),
+        Window::Bytes => decode_window_string(buf),
+        Window::Other => None,
+    }
+}
+
+/// What [`decode_window_words`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Window<'a> {
+    /// A one-byte atom: its type and tag.
+    One(ItemType, u8),
+    /// The atom, exactly as [`decode`] gives it.
+    Done(Quick<'a>),
+    /// A BIN or STR tag: [`decode_window_string`] takes it from here.
+    Bytes,
+    /// Anything else: ask [`decode`].
+    Other,
+}
+
+/// The first half of [`decode_window`]: the atoms whose value is one word
+/// (one-byte atoms and integers), and which path the others take. Its own
+/// function so that a caller can keep the string checks, which need more
+/// registers, out of line.
+#[inline(always)]
+pub(crate) fn decode_window_words(buf: &[u8]) -> Window<'_> {
+    let Some(w) = buf.first_chunk::<16>() else {
+        return Window::Other;
+    };
+    let class = WINDOW_CLASS[usize::from(w[0])];
+    if class <= ItemType::Map as u8 {
+        return Window::One(ItemType::from_u8(class), w[0]);
+    }
+    if class < CLASS_BYTES {
+        return match window_int(w, class == CLASS_NINT) {
+            Some(q) => Window::Done(q),
+            None => Window::Other,
+        };
+    }
+    if class == CLASS_BYTES {
+        return Window::Bytes;
+    }
+    Window::Other
+}
+
+/// [`WINDOW_CLASS`] of +INT. The classes are ordered: one-byte types,
+/// then the integers, then the strings, then the rest.
+const CLASS_PINT: u8 = 0x10;
+/// [`WINDOW_CLASS`] of -INT.
+const CLASS_NINT: u8 = 0x11;
+/// [`WINDOW_CLASS`] of BIN and STR.
+const CLASS_BYTES: u8 = 0x20;
+/// [`WINDOW_CLASS`] of every other tag.
+const CLASS_OTHER: u8 = 0xFF;
+
+/// How [`decode_window_words`] goes on from each tag byte: the type of a
+/// one-byte atom (its `ItemType` value, at most `Map`), or a `CLASS_*`.
+static WINDOW_CLASS: [u8; 256] = {
+    let mut c = [CLASS_OTHER; 256];
+    c[tag::EOC as usize] = ItemType::Eoc as u8;
+    c[tag::NIL as usize] = ItemType::Nil as u8;
+    c[tag::FALSE as usize] = ItemType::False as u8;
+    c[tag::TRUE as usize] = ItemType::True as u8;
+    c[tag::LIST as usize] = ItemType::List as u8;
+    c[tag::MAP as usize] = ItemType::Map as u8;
+    c[tag::PINT as usize] = CLASS_PINT;
+    c[tag::NINT as usize] = CLASS_NINT;
+    let mut t = tag::BIN as usize;
+    while t < 256 {
+        c[t] = CLASS_BYTES;
+        t += 1;
+    }
+    c
+};
+
+/// [`decode_window`] of a +INT/-INT: its BIN body must be minimal, at
+/// most 8 bytes long, and fit `u64`/`i64`.
+#[inline(always)]
+fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>> {
+    let b = w[1];
+    let n = b ^ tag::BIN;
+    let v = if n.wrapping_sub(1) < 8 {
+        // 1 to 8 bytes: no leading zero byte.
+        if w[2] == 0 {
+            return None;
+        }
+        let (_, rest) = w.split_first_chunk::<2>()?;
+        let (magnitude, _) = rest.split_first_chunk::<8>()?;
+        // One load and a byte swap; the magnitude is its first n bytes.
+        u64::from_be_bytes(*magnitude).wrapping_shr(64 - 8 * u32::from(n))
+    } else if n == 0 {
+        0
+    } else {
+        return None; // longer, or not a BIN at all
+    };
+    // 2 + n, with b = 0x80 + n here.
+    let used = usize::from(b).wrapping_sub(usize::from(tag::BIN) - 2);
+    if negative {
+        // -1 - v is !v, which fits i64 when it is negative as an i64.
+        let bits = !v;
+        if (bits as i64) >= 0 {
+            return None;
+        }
+        return Some(Quick::Word(ItemType::Nint, bits, used));
+    }
+    Some(Quick::Word(ItemType::Pint, v, used))
+}
+
+/// [`decode_window`] of an atom with a BIN or STR tag (anything else gives
+/// `None`): a one-byte header and the payload present; a STR at most 15
+/// bytes long (inside the window) and ASCII without NUL.
+#[inline(always)]
+pub(crate) fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
+    let w = buf.first_chunk::<16>()?;
+    let t = w[0];
+    // STR tags C0..=CF: lengths 0 to 15, inside the window.
+    let n = usize::from(t.wrapping_sub(tag::STR));
+    if n < 16 {
+        if !window_ascii(w, n) {
+            return None;
+        }
+        return Some(Quick::Bytes(ItemType::Str, w.get(1..1 + n)?));
+    }
+    let n = usize::from(t.wrapping_sub(tag::BIN));
+    if n <= 60 {
+        return Some(Quick::Bytes(ItemType::Bin, buf.get(1..1 + n)?));
+    }
+    None
+}
+
+/// A STR with a one-byte header (at most 60 bytes), complete and valid
+/// (any UTF-8 without NUL), exactly as [`decode`] gives it; `None` for
+/// anything else. For the STRs [`decode_window_string`] leaves: longer
+/// than the window, or not ASCII.
+#[inline(always)]
+pub(crate) fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
+    let n = usize::from(buf.first()?.wrapping_sub(tag::STR));
+    if n > 60 {
+        return None;
+    }
+    let payload = buf.get(1..1 + n)?;
+    utf8::check_str(payload).ok()?;
+    Some(Quick::Bytes(ItemType::Str, payload))
+}
+
+/// The "not in 0x01..=0x7F" flags of eight bytes: the top bit of each byte
+/// `b` of `b | (b - 1)` is set when `b` has its top bit set or is zero
+/// (the other bits are noise, for the caller to mask). A borrow only comes
+/// out of a zero byte (flagged anyway) and only moves to later bytes, so
+/// every byte before the first zero one is judged exactly.
+#[inline(always)]
+fn non_ascii_flags(bytes: &[u8; 8]) -> u64 {
+    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
+    let x = u64::from_le_bytes(*bytes);
+    x | x.wrapping_sub(LOW)
+}
+
+/// The top bits of the first `k` bytes of a little-endian word.
+const fn top_bits(k: usize) -> u64 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < k && i < 8 {
+        m |= 0x80 << (8 * i);
+        i += 1;
+    }
+    m
+}
+
+/// For a STR of n (0 to 15) bytes in a window, which flags of
+/// [`non_ascii_flags`] count in the word of window bytes 1..9: the top bits
+/// of its first min(n, 8) bytes.
+static ASCII_MASK_HEAD: [u64; 16] = {
+    let mut m = [0; 16];
+    let mut n = 0;
+    while n < 16 {
+        m[n] = top_bits(n);
+        n += 1;
+    }
+    m
+};
+
+/// The same in the word of window bytes 8..16, for n > 8: bytes 8..=n are
+/// its first n - 7.
+static ASCII_MASK_TAIL: [u64; 16] = {
+    let mut m = [0; 16];
+    let mut n = 9;
+    while n < 16 {
+        m[n] = top_bits(n - 7);
+        n += 1;
+    }
+    m
+};
+
+/// Whether the `n` (at most 15) bytes after the window's first are all in
+/// 0x01..=0x7F, from one or two loads.
+#[inline(always)]
+fn window_ascii(w: &[u8; 16], n: usize) -> bool {
+    let (_, tail) = w.split_at(1);
+    let (Some((head, _)), Some(&head_mask)) =
+        (tail.split_first_chunk::<8>(), ASCII_MASK_HEAD.get(n))
+    else {
+        return false;
+    };
+    let first = non_ascii_flags(head) & head_mask;
+    if n <= 8 {
+        return first == 0;
+    }
+    let (Some((_, last)), Some(&tail_mask)) = (w.split_last_chunk::<8>(), ASCII_MASK_TAIL.get(n))
+    else {
+        return false;
+    };
+    first | (non_ascii_flags(last) & tail_mask) == 0
+}
+
 /// [`decode`] for every atom: the path of the rare types, of everything
 /// near the end of the input, and of every error.
 #[inline(never)]
@@ -523,6 +765,133 @@ mod tests {
                 same(&v);
             }
         }
+    }
+
+    /// What `decode` gives for a [`Quick`] atom at the start of `buf`.
+    fn quick_atom<'a>(q: Quick<'a>, buf: &'a [u8]) -> (Atom<'a>, usize) {
+        match q {
+            Quick::Word(t, w, used) => {
+                let a = match t {
+                    ItemType::Eoc => Atom::Eoc,
+                    ItemType::Nil => Atom::Nil,
+                    ItemType::False => Atom::Bool(false),
+                    ItemType::True => Atom::Bool(true),
+                    ItemType::List => Atom::List,
+                    ItemType::Map => Atom::Map,
+                    ItemType::Pint => Atom::Uint(w),
+                    ItemType::Nint => Atom::Nint(w as i64),
+                    _ => panic!("{t:?} as a word"),
+                };
+                (a, used)
+            }
+            Quick::Bytes(t, p) => {
+                assert_eq!(p.as_ptr(), buf[1..].as_ptr(), "payload after the tag");
+                let a = match t {
+                    ItemType::Bin => Atom::Bin(p),
+                    ItemType::Str => Atom::Str(core::str::from_utf8(p).unwrap()),
+                    _ => panic!("{t:?} as bytes"),
+                };
+                (a, 1 + p.len())
+            }
+        }
+    }
+
+    /// `decode_window` takes `buf` as `decode` does, or leaves it to it;
+    /// so does `decode_short_str`.
+    fn window_agrees(buf: &[u8]) -> bool {
+        if let Some(q) = decode_short_str(buf) {
+            assert_eq!(Ok(quick_atom(q, buf)), decode(buf), "{buf:02X?}");
+        }
+        match decode_window(buf) {
+            Some(q) => {
+                assert_eq!(Ok(quick_atom(q, buf)), decode(buf), "{buf:02X?}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn window_agrees_with_decode() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut taken = 0;
+        // Every tag and second byte, with tails of every length up to 16
+        // and of several kinds (zeros, ASCII, high bytes, random).
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for len in [0, 1, 2, 3, 8, 9, 10, 14, 15, 16, 17, 30, 62, 70] {
+                    for fill in 0..4u8 {
+                        let mut v = std::vec![a, b];
+                        v.extend((0..len).map(|i| match fill {
+                            0 => 0,
+                            1 => b'a' + (i % 26) as u8,
+                            2 => 0x80 | i as u8,
+                            _ => rnd() as u8,
+                        }));
+                        taken += usize::from(window_agrees(&v));
+                    }
+                }
+            }
+        }
+        // Short STRs with one odd byte anywhere (or a two-byte UTF-8
+        // sequence, valid or cut).
+        for n in 0..=60usize {
+            for at in 0..n.max(1) {
+                for bad in [0x00u8, 0x01, 0x7F, 0x80, 0xC3, 0xFF] {
+                    if bad == 0xC3 && at + 1 < n {
+                        let mut v = std::vec![tag::STR | n as u8];
+                        v.extend((0..n).map(|i| match i {
+                            _ if i == at => 0xC3,
+                            _ if i == at + 1 => 0xA9,
+                            _ => b'k',
+                        }));
+                        v.extend([0u8; 16]);
+                        assert!(decode_short_str(&v).is_some(), "{v:02X?}");
+                        taken += usize::from(window_agrees(&v));
+                    }
+                    let mut v = std::vec![tag::STR | n as u8];
+                    v.extend((0..n).map(|i| if i == at { bad } else { b'k' }));
+                    v.extend([0u8; 16]);
+                    taken += usize::from(window_agrees(&v));
+                    v[0] = tag::BIN | n as u8;
+                    taken += usize::from(window_agrees(&v));
+                }
+            }
+        }
+        // Integers of every width at the edges of u64/i64 and at random.
+        for n in 0..=9usize {
+            for _ in 0..2000 {
+                let r = rnd().to_be_bytes();
+                for t in [tag::PINT, tag::NINT] {
+                    let mut v = std::vec![t, tag::BIN | n as u8];
+                    v.extend((0..n).map(|i| r[i % 8]));
+                    v.extend([0u8; 16]);
+                    taken += usize::from(window_agrees(&v));
+                }
+            }
+        }
+        for m in [
+            &[0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF][..],
+            &[0x80, 0, 0, 0, 0, 0, 0, 0],
+            &[0xFF; 8],
+            &[0xFF; 7],
+            &[1],
+            &[],
+        ] {
+            for t in [tag::PINT, tag::NINT] {
+                let mut v = std::vec![t, tag::BIN | m.len() as u8];
+                v.extend_from_slice(m);
+                v.extend([0xFFu8; 16]);
+                taken += usize::from(window_agrees(&v));
+            }
+        }
+        assert!(taken > 100_000, "the window took only {taken} inputs");
     }
 
     /// fuzz/artifacts crash-ca074e26: +INT whose BIN body ends at 2^64 - 1,

@@ -3,7 +3,7 @@
 use core::ffi::c_uchar;
 
 use super::{input, out, run, YACErr, YACItemType};
-use crate::atom::{self, Atom};
+use crate::atom::{self, Atom, ItemType, Quick, Window};
 use crate::error::Error;
 
 /// Pointer and length of bytes inside the decoded input.
@@ -114,58 +114,160 @@ pub unsafe extern "C" fn YACAtomDecode(
     buf: *const c_uchar,
     len: usize,
 ) -> YACErr {
-    // The common atoms first, with no call: valid arguments and an atom
-    // `decode_fast` takes (it gives exactly what `decode` gives). STR has
-    // its own function (its ASCII check needs registers that every other
-    // atom would then have to save).
-    if !got.is_null() && !atom.is_null() && !buf.is_null() && len <= isize::MAX as usize {
+    // The common atoms first, with no call: valid arguments, at least 16
+    // bytes, and an atom `decode_window` takes (it gives exactly what
+    // `decode` gives). `len as isize >= 16` also keeps `len` within
+    // isize::MAX, as `from_raw_parts` needs. BIN and STR have their own
+    // function (their checks need registers that every other atom would
+    // then have to save).
+    if !got.is_null() && !atom.is_null() && !buf.is_null() && len as isize >= 16 {
         // SAFETY: non-NULL, at most isize::MAX, and the C API contract:
         // `buf` points to `len` readable bytes for the call.
         let bytes = unsafe { core::slice::from_raw_parts(buf, len) };
-        let tag = bytes.first().copied().unwrap_or(0);
-        if tag >= atom::tag::STR {
-            // SAFETY: the caller's promises, passed on unchanged.
-            return unsafe { decode_str(got, atom, bytes) };
-        }
-        if let Some((a, used)) = atom::decode_fast(bytes) {
-            // SAFETY: both non-NULL, and the C API contract: they point to
-            // writable objects of their types, not aliased during the call.
-            unsafe {
-                *atom = YACAtom::from_core(&a, tag);
-                *got = used;
+        match atom::decode_window_words(bytes) {
+            Window::One(typ, tag) => {
+                // SAFETY: both non-NULL, and the C API contract: they point
+                // to writable objects of their types, not aliased during
+                // the call. (`got` first: stored in another order than in
+                // `store`, the compiler keeps these stores apart, with
+                // constants, instead of merging them into one block.)
+                unsafe {
+                    *got = 1;
+                    *atom = YACAtom {
+                        v: YACAtomValue { uint: 0 },
+                        typ: typ.into(),
+                        tag,
+                    };
+                }
+                return YACErr::YACErrNo;
             }
-            return YACErr::YACErrNo;
+            Window::Done(Quick::Word(ItemType::Pint, value, used)) => {
+                // SAFETY: as above. (`got` first again: the type stays a
+                // constant.)
+                unsafe {
+                    *got = used;
+                    *atom = YACAtom {
+                        v: YACAtomValue { uint: value },
+                        typ: YACItemType::YACItemPint,
+                        // The only tag of a `Pint` atom.
+                        tag: atom::tag::PINT,
+                    };
+                }
+                return YACErr::YACErrNo;
+            }
+            Window::Done(q) => {
+                // SAFETY: both non-NULL, and the C API contract: they point
+                // to writable objects of their types, not aliased during
+                // the call.
+                unsafe { store(got, atom, bytes, q) };
+                return YACErr::YACErrNo;
+            }
+            // SAFETY: the caller's promises, passed on unchanged, with
+            // `got` and `atom` checked not NULL.
+            Window::Bytes => return unsafe { decode_window_bytes(got, atom, bytes) },
+            Window::Other => {}
         }
     }
     // SAFETY: the caller's promises, passed on unchanged.
     unsafe { decode_checked(got, atom, buf, len) }
 }
 
-/// [`YACAtomDecode`] of an atom starting with a STR tag.
+/// [`YACAtomDecode`] of an atom starting with a BIN or STR tag, with
+/// valid arguments and at least 16 bytes.
 ///
 /// # Safety
 /// As for [`YACAtomDecode`], with `got` and `atom` not NULL and `bytes`
 /// the input.
 #[inline(never)]
-unsafe fn decode_str(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) -> YACErr {
-    if let Some((a, used)) = atom::decode_fast(bytes) {
-        let tag = bytes.first().copied().unwrap_or(0);
-        // SAFETY: both non-NULL (checked by the caller), and the C API
-        // contract: writable objects of their types, not aliased.
-        unsafe {
-            *atom = YACAtom::from_core(&a, tag);
-            *got = used;
+unsafe fn decode_window_bytes(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) -> YACErr {
+    match atom::decode_window_string(bytes) {
+        Some(Quick::Bytes(ItemType::Str, payload)) => {
+            // SAFETY: the caller's promises, passed on unchanged. (`got`
+            // first, as for one-byte atoms: a block of its own, with the
+            // type a constant.)
+            unsafe {
+                *got = 1 + payload.len();
+                *atom = YACAtom {
+                    v: YACAtomValue {
+                        bytes: YACBytes {
+                            ptr: payload.as_ptr(),
+                            len: payload.len(),
+                        },
+                    },
+                    typ: YACItemType::YACItemStr,
+                    tag: bytes.first().copied().unwrap_or(0),
+                };
+            }
+            YACErr::YACErrNo
         }
+        Some(q) => {
+            // SAFETY: the caller's promises, passed on unchanged.
+            unsafe { store(got, atom, bytes, q) };
+            YACErr::YACErrNo
+        }
+        // SAFETY: the caller's promises, passed on unchanged.
+        None => unsafe { decode_other_str(got, atom, bytes) },
+    }
+}
+
+/// [`YACAtomDecode`] of an atom the window leaves, starting with a BIN or
+/// STR tag: STRs of up to 60 bytes that are longer than the window or not
+/// ASCII, then everything else (by the checked path).
+///
+/// # Safety
+/// As for [`YACAtomDecode`], with `got` and `atom` not NULL and `bytes`
+/// the input.
+#[cold]
+#[inline(never)]
+unsafe fn decode_other_str(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) -> YACErr {
+    if let Some(q) = atom::decode_short_str(bytes) {
+        // SAFETY: the caller's promises, passed on unchanged.
+        unsafe { store(got, atom, bytes, q) };
         return YACErr::YACErrNo;
     }
     // SAFETY: the caller's promises, passed on unchanged.
     unsafe { decode_checked(got, atom, bytes.as_ptr(), bytes.len()) }
 }
 
+/// Stores atom `q`, decoded from the start of `bytes`, to `*atom` and its
+/// length to `*got`.
+///
+/// # Safety
+/// `got` and `atom` point to writable objects of their types, not aliased
+/// during the call.
+#[inline(always)]
+unsafe fn store(got: *mut usize, atom: *mut YACAtom, bytes: &[u8], q: Quick<'_>) {
+    let (v, typ, used) = match q {
+        Quick::Word(typ, word, used) => (YACAtomValue { uint: word }, typ, used),
+        Quick::Bytes(typ, payload) => (
+            YACAtomValue {
+                bytes: YACBytes {
+                    ptr: payload.as_ptr(),
+                    len: payload.len(),
+                },
+            },
+            typ,
+            1 + payload.len(),
+        ),
+    };
+    let tag = bytes.first().copied().unwrap_or(0);
+    // SAFETY: the caller's promise: writable objects of their types, not
+    // aliased during the call.
+    unsafe {
+        *atom = YACAtom {
+            v,
+            typ: typ.into(),
+            tag,
+        };
+        *got = used;
+    }
+}
+
 /// [`YACAtomDecode`] for everything: argument checks, every atom, errors.
 ///
 /// # Safety
 /// As for [`YACAtomDecode`].
+#[cold]
 #[inline(never)]
 unsafe fn decode_checked(
     got: *mut usize,
@@ -267,6 +369,13 @@ mod tests {
                     &[][..],
                     &[0x41, 0x42, 0x43],
                     &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+                    // Long enough for the 16-byte window.
+                    &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+                    &[0x41; 20],
+                    &[
+                        0x7F, 0x80, 0, 0x41, 0xFF, 0xC3, 0xA9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+                    ],
+                    &[0; 70],
                 ] {
                     let mut v = std::vec![a, b];
                     v.extend_from_slice(tail);
