@@ -469,7 +469,7 @@ static WINDOW_CLASS: [u8; 256] = {
 /// [`decode_window`] of a +INT/-INT: its BIN body must be minimal, at
 /// most 8 bytes long, and fit `u64`/`i64`.
 #[inline(always)]
-fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>> {
+pub(crate) fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>> {
     let b = w[1];
     let n = b ^ tag::BIN;
     let v = if n.wrapping_sub(1) < 8 {

@@ -20,7 +20,7 @@
 
 use super::node::{meta, Item, ItemValue, Links, NONE};
 use super::{payload, Items, UNLINKED};
-use crate::atom::{tag, ItemType};
+use crate::atom::{self, tag, ItemType, Quick};
 use crate::utf8;
 
 /// Where the fast loop stopped.
@@ -439,33 +439,14 @@ fn key_above_prev(nodes: &[Item], prev_key: u32, key: &[u8]) -> bool {
 }
 
 /// An +INT/-INT at the window's start whose BIN body is minimal, at most 8
-/// bytes and fits `u64`/`i64`: the value word, the meta word and the
-/// atom's length. `None` for anything else.
+/// bytes and fits `u64`/`i64` (the atom decoder's window path): the value
+/// word, the meta word and the atom's length. `None` for anything else.
 #[inline(always)]
 fn small_int(w: &[u8; 16]) -> Option<(u64, u32, usize)> {
-    let n = u32::from(w[1] ^ tag::BIN);
-    // Longer, not a BIN at all, or a leading zero byte.
-    if n > 8 || (n != 0 && w[2] == 0) {
-        return None;
+    match atom::window_int(w, w[0] == tag::NINT)? {
+        Quick::Word(ty, v, used) => Some((v, meta(ty, 0), used)),
+        Quick::Bytes(..) => None,
     }
-    let (_, rest) = w.split_first_chunk::<2>()?;
-    let (magnitude, _) = rest.split_first_chunk::<8>()?;
-    // One load and a byte swap; the magnitude is the first n bytes (the
-    // mask clears what a shift by 64, taken mod 64, leaves for n = 0).
-    let x = u64::from_be_bytes(*magnitude);
-    let v = x.wrapping_shr(64 - 8 * n) & 0u64.wrapping_sub(u64::from(n != 0));
-    let negative = w[0] == tag::NINT;
-    // -1 - v is !v, which fits i64 when it is negative as an i64.
-    let stored = if negative { !v } else { v };
-    if negative && (stored as i64) >= 0 {
-        return None;
-    }
-    let ty = if negative {
-        ItemType::Nint
-    } else {
-        ItemType::Pint
-    };
-    Some((stored, meta(ty, 0), 2 + n as usize))
 }
 
 #[cfg(test)]
