@@ -509,7 +509,7 @@ pub(crate) fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
     // STR tags C0..=CF: lengths 0 to 15, inside the window.
     let n = usize::from(t.wrapping_sub(tag::STR));
     if n < 16 {
-        if !window_ascii(w, n) {
+        if !utf8::window_ascii(w, n) {
             return None;
         }
         return Some(Quick::Bytes(ItemType::Str, w.get(1..1 + n)?));
@@ -534,75 +534,6 @@ pub(crate) fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
     let payload = buf.get(1..1 + n)?;
     utf8::check_str(payload).ok()?;
     Some(Quick::Bytes(ItemType::Str, payload))
-}
-
-/// The "not in 0x01..=0x7F" flags of eight bytes: the top bit of each byte
-/// `b` of `b | (b - 1)` is set when `b` has its top bit set or is zero
-/// (the other bits are noise, for the caller to mask). A borrow only comes
-/// out of a zero byte (flagged anyway) and only moves to later bytes, so
-/// every byte before the first zero one is judged exactly.
-#[inline(always)]
-fn non_ascii_flags(bytes: &[u8; 8]) -> u64 {
-    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
-    let x = u64::from_le_bytes(*bytes);
-    x | x.wrapping_sub(LOW)
-}
-
-/// The top bits of the first `k` bytes of a little-endian word.
-const fn top_bits(k: usize) -> u64 {
-    let mut m = 0;
-    let mut i = 0;
-    while i < k && i < 8 {
-        m |= 0x80 << (8 * i);
-        i += 1;
-    }
-    m
-}
-
-/// For a STR of n (0 to 15) bytes in a window, which flags of
-/// [`non_ascii_flags`] count in the word of window bytes 1..9: the top bits
-/// of its first min(n, 8) bytes.
-static ASCII_MASK_HEAD: [u64; 16] = {
-    let mut m = [0; 16];
-    let mut n = 0;
-    while n < 16 {
-        m[n] = top_bits(n);
-        n += 1;
-    }
-    m
-};
-
-/// The same in the word of window bytes 8..16, for n > 8: bytes 8..=n are
-/// its first n - 7.
-static ASCII_MASK_TAIL: [u64; 16] = {
-    let mut m = [0; 16];
-    let mut n = 9;
-    while n < 16 {
-        m[n] = top_bits(n - 7);
-        n += 1;
-    }
-    m
-};
-
-/// Whether the `n` (at most 15) bytes after the window's first are all in
-/// 0x01..=0x7F, from one or two loads.
-#[inline(always)]
-fn window_ascii(w: &[u8; 16], n: usize) -> bool {
-    let (_, tail) = w.split_at(1);
-    let (Some((head, _)), Some(&head_mask)) =
-        (tail.split_first_chunk::<8>(), ASCII_MASK_HEAD.get(n))
-    else {
-        return false;
-    };
-    let first = non_ascii_flags(head) & head_mask;
-    if n <= 8 {
-        return first == 0;
-    }
-    let (Some((_, last)), Some(&tail_mask)) = (w.split_last_chunk::<8>(), ASCII_MASK_TAIL.get(n))
-    else {
-        return false;
-    };
-    first | (non_ascii_flags(last) & tail_mask) == 0
 }
 
 /// [`decode`] for every atom: the path of the rare types, of everything

@@ -21,9 +21,8 @@ pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
     Ok(s)
 }
 
-/// True when every byte is in 0x01..=0x7F. A word at a time: a word fails
-/// when a byte has its top bit set or is zero (the classic "has a zero
-/// byte" test, exact as a verdict for the whole word). The tail is one
+/// True when every byte is in 0x01..=0x7F. A word at a time (see
+/// [`non_ascii_flags`]). The tail is one
 /// more word overlapping the previous one, and inputs shorter than a word
 /// take two overlapping half words or three single bytes, so a short STR
 /// costs a few instructions and no loop (a loop over the tail bytes cost
@@ -31,18 +30,19 @@ pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
 #[inline]
 pub fn is_ascii_without_nul(bytes: &[u8]) -> bool {
     if let Some(last) = bytes.last_chunk::<8>() {
-        let mut flags = word_flags(u64::from_ne_bytes(*last));
+        let mut flags = non_ascii_flags(last);
         for w in bytes.chunks_exact(8) {
             // Always 8 bytes; a word that is not would fail the check.
-            flags |= word_flags(u64::from_ne_bytes(
-                <[u8; 8]>::try_from(w).unwrap_or([0x80; 8]),
-            ));
+            flags |= non_ascii_flags(&<[u8; 8]>::try_from(w).unwrap_or([0x80; 8]));
         }
-        return flags & u64::from_ne_bytes([0x80; 8]) == 0;
+        return flags & top_bits(8) == 0;
     }
     if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
-        let x = u64::from(u32::from_ne_bytes(*first)) << 32 | u64::from(u32::from_ne_bytes(*last));
-        return word_flags(x) & u64::from_ne_bytes([0x80; 8]) == 0;
+        let mut word = [0u8; 8];
+        let (lo, hi) = word.split_at_mut(4);
+        lo.copy_from_slice(first);
+        hi.copy_from_slice(last);
+        return non_ascii_flags(&word) & top_bits(8) == 0;
     }
     // 0 to 3 bytes: the first, middle and last cover them all.
     match (bytes.first(), bytes.get(bytes.len() / 2), bytes.last()) {
@@ -53,13 +53,73 @@ pub fn is_ascii_without_nul(bytes: &[u8]) -> bool {
     }
 }
 
-/// Per byte of `x`, the top bit set when the byte is zero or has its top
-/// bit set (exact as "any such byte": stray flags only appear above a
-/// byte that is flagged anyway).
+/// The "not in 0x01..=0x7F" flags of eight bytes: the top bit of each byte
+/// `b` of `b | (b - 1)` is set when `b` has its top bit set or is zero
+/// (the other bits are noise, for the caller to mask). A borrow only comes
+/// out of a zero byte (flagged anyway) and only moves to later bytes, so
+/// every byte before the first zero one is judged exactly.
 #[inline(always)]
-fn word_flags(x: u64) -> u64 {
-    const LOW: u64 = u64::from_ne_bytes([0x01; 8]);
-    x | (x.wrapping_sub(LOW) & !x)
+fn non_ascii_flags(bytes: &[u8; 8]) -> u64 {
+    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
+    let x = u64::from_le_bytes(*bytes);
+    x | x.wrapping_sub(LOW)
+}
+
+/// The top bits of the first `k` bytes of a little-endian word.
+const fn top_bits(k: usize) -> u64 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < k && i < 8 {
+        m |= 0x80 << (8 * i);
+        i += 1;
+    }
+    m
+}
+
+/// For a STR of n (0 to 15) bytes in a window, which flags of
+/// [`non_ascii_flags`] count in the word of window bytes 1..9: the top bits
+/// of its first min(n, 8) bytes.
+static ASCII_MASK_HEAD: [u64; 16] = {
+    let mut m = [0; 16];
+    let mut n = 0;
+    while n < 16 {
+        m[n] = top_bits(n);
+        n += 1;
+    }
+    m
+};
+
+/// The same in the word of window bytes 8..16, for n > 8: bytes 8..=n are
+/// its first n - 7.
+static ASCII_MASK_TAIL: [u64; 16] = {
+    let mut m = [0; 16];
+    let mut n = 9;
+    while n < 16 {
+        m[n] = top_bits(n - 7);
+        n += 1;
+    }
+    m
+};
+
+/// Whether the `n` (at most 15) bytes after the window's first are all in
+/// 0x01..=0x7F, from one or two loads.
+#[inline(always)]
+pub fn window_ascii(w: &[u8; 16], n: usize) -> bool {
+    let (_, tail) = w.split_at(1);
+    let (Some((head, _)), Some(&head_mask)) =
+        (tail.split_first_chunk::<8>(), ASCII_MASK_HEAD.get(n))
+    else {
+        return false;
+    };
+    let first = non_ascii_flags(head) & head_mask;
+    if n <= 8 {
+        return first == 0;
+    }
+    let (Some((_, last)), Some(&tail_mask)) = (w.split_last_chunk::<8>(), ASCII_MASK_TAIL.get(n))
+    else {
+        return false;
+    };
+    first | (non_ascii_flags(last) & tail_mask) == 0
 }
 
 /// `bytes` as `str` when it is short (at most 60 bytes, a short STR) and
