@@ -210,9 +210,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && utf8::check_str(key).is_err())
-            || !key_above_prev(nodes, s.prev_key, key)
-        {
+        if (!lim.trust_utf8 && !str_ok(w, key)) || !key_above_prev(nodes, s.prev_key, key) {
             return Flow::Stop(Stop::Slow);
         }
         let key_idx = s.len as u32;
@@ -233,6 +231,17 @@ fn map_value(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Value {
         Some(w) => value(nodes, w, s, lim, false),
         None => SLOW,
     }
+}
+
+/// Whether STR payload `body`, whose atom starts with window `w` and a
+/// one-byte header when `body` is at most 15 bytes long, is valid UTF-8
+/// without NUL; such payloads are inside the window.
+#[inline(always)]
+fn str_ok(w: &[u8; 16], body: &[u8]) -> bool {
+    if body.len() < 16 {
+        return utf8::window_ascii(w, body.len()) || utf8::check_str(body).is_ok();
+    }
+    utf8::check_str(body).is_ok()
 }
 
 /// The value word of a bytes node.
@@ -304,7 +313,7 @@ fn value(
                 return SLOW;
             };
             let ty = if t >= tag::STR {
-                if !lim.trust_utf8 && utf8::check_str(body).is_err() {
+                if !lim.trust_utf8 && !str_ok(w, body) {
                     return SLOW;
                 }
                 ItemType::Str
