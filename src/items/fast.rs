@@ -18,7 +18,7 @@
 //! pressure: the state, the input and the pool take most registers), so
 //! check any change with callgrind and `benches/run.sh`.
 
-use super::node::{meta, Item, ItemValue, Links, NONE};
+use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, ItemType, Quick};
 use crate::utf8;
@@ -363,7 +363,7 @@ fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8) -> Value {
             },
         },
         next: s.count.wrapping_add(1),
-        meta: meta(ty, 0),
+        meta: meta(ty, 0) | if s.in_map { OPEN_IN_MAP } else { 0 },
     };
     s.cur = s.len as u32;
     s.last_closed = NONE;
@@ -381,7 +381,12 @@ fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8) -> Value {
 #[inline(always)]
 fn close(nodes: &mut [Item], s: &mut Regs<'_>) -> Flow {
     let last = last_child(nodes, s);
-    let Some(closed) = close_node(nodes, s.cur, last, s.count, s.len) else {
+    let ty = if s.in_map {
+        ItemType::Map
+    } else {
+        ItemType::List
+    };
+    let Some(closed) = close_node(nodes, s.cur, ty, last, s.count, s.len) else {
         return Flow::Stop(Stop::Slow);
     };
     s.rest = s.rest.get(1..).unwrap_or_default();
@@ -390,6 +395,10 @@ fn close(nodes: &mut [Item], s: &mut Regs<'_>) -> Flow {
     s.count = closed.parent_count;
     s.cur = closed.parent;
     if s.cur == NONE {
+        // The root: no sibling, ever.
+        if let Some(root) = nodes.get_mut(s.last_closed as usize) {
+            root.next = UNLINKED;
+        }
         return Flow::Stop(Stop::Done(s.last_closed));
     }
     s.in_map = closed.parent_is_map;
@@ -408,11 +417,20 @@ struct Closed {
     parent_is_map: bool,
 }
 
-/// Closes container `cur` with `count` children, the last being `last`;
-/// `len` is the index the next node will get. `None` only for a broken
-/// state (an index outside the pool), which the exact path reports.
+/// Closes container `cur` of type `ty` with `count` children, the last
+/// being `last`; `len` is the index the next node will get, which becomes
+/// its `next` (the caller makes that [`UNLINKED`] for a root). `None` only
+/// for a broken state (an index outside the pool), which the exact path
+/// reports.
 #[inline(always)]
-fn close_node(nodes: &mut [Item], cur: u32, last: u32, count: u32, len: usize) -> Option<Closed> {
+fn close_node(
+    nodes: &mut [Item],
+    cur: u32,
+    ty: ItemType,
+    last: u32,
+    count: u32,
+    len: usize,
+) -> Option<Closed> {
     if count == 0 {
         nodes.get_mut(cur as usize)?.links_mut().first = NONE;
     } else {
@@ -421,12 +439,9 @@ fn close_node(nodes: &mut [Item], cur: u32, last: u32, count: u32, len: usize) -
     let node = nodes.get_mut(cur as usize)?;
     let parent_count = node.next;
     let parent = node.links().parent;
-    node.set_size(count as usize);
-    node.next = if parent == NONE { UNLINKED } else { len as u32 };
-    let parent_is_map = match nodes.get(parent as usize) {
-        Some(p) => p.type_bits() == ItemType::Map as u32,
-        None => false,
-    };
+    let parent_is_map = node.meta & OPEN_IN_MAP != 0;
+    node.meta = meta(ty, count as usize);
+    node.next = len as u32;
     Some(Closed {
         parent,
         parent_count,

@@ -30,6 +30,10 @@ use crate::atom::ItemType;
 pub const NONE: u32 = u32::MAX;
 /// Largest size stored in a node's meta word; larger ones escape.
 pub const SIZE_ESC: u32 = (1 << 27) - 1;
+/// In the meta word of a LIST or MAP that a parse has opened and not yet
+/// closed (whose size is not known yet): set when its parent is a MAP, so
+/// that closing it need not read the parent.
+pub const OPEN_IN_MAP: u32 = 1 << SIZE_SHIFT;
 /// Mask of the type bits in the meta word.
 pub const TYPE_MASK: u32 = 0x1F;
 /// Shift of the size bits in the meta word.

@@ -9,7 +9,7 @@
 //! there when called again with more bytes.
 
 use super::fast::Stop;
-use super::node::{Item, NONE};
+use super::node::{Item, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
@@ -330,6 +330,9 @@ fn open_container(
     let mut node = Item::container(t, st.cur);
     node.links_mut().first = idx + slots;
     node.next = st.count.wrapping_add(1);
+    if st.cur_type == ItemType::Map as u32 {
+        node.meta |= OPEN_IN_MAP;
+    }
     *nodes.get_mut(idx as usize)? = node;
     if st.cur == NONE {
         st.root = idx;
