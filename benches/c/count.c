@@ -1,0 +1,145 @@
+/* Instruction counting driver for callgrind (benches/count.sh): runs one
+ * operation of libyac's C API, or of a peer, three times over one benchmark
+ * document, so that `valgrind --tool=callgrind` gives a deterministic count
+ * to compare builds and peers with (wall-clock timings on a shared machine
+ * vary by far more than most single optimisations). The operations are
+ * those of bench.c:
+ *
+ *   count DATA_DIR DOC OP
+ *
+ *   parse, trust   YACItemsParse (trust: with YACItemsTrustUTF8)
+ *   walk           a YACAtomDecode loop
+ *   encode         YACItemsEncode (after one parse, not repeated)
+ *   check          msgpuck mp_check
+ *   unpack         msgpack-c msgpack_unpack_next, msgpack_unpacked reused
+ *   pack           msgpack-c msgpack_pack_object (after one unpack) */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+#include <msgpuck.h>
+
+#include "yac.h"
+
+static unsigned char *read_file(const char *dir, const char *doc, const char *ext, size_t *len) {
+    char path[4096];
+    FILE *f;
+    long n;
+    unsigned char *buf;
+    snprintf(path, sizeof path, "%s/%s%s", dir, doc, ext);
+    f = fopen(path, "rb");
+    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "count: cannot read %s\n", path);
+        exit(2);
+    }
+    buf = malloc((size_t)n + 1);
+    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "count: cannot read %s\n", path);
+        exit(2);
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static void check(enum YACErr e, const char *what) {
+    if (e != YACErrNo) {
+        fprintf(stderr, "count: %s: %s\n", what, YACErr2Str(e));
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv) {
+    size_t yac_len, mp_len, need, out_len, off, got;
+    unsigned char *yac, *mp, *out;
+    struct YACItem *pool;
+    struct YACItems items;
+    struct YACAtom atom;
+    uint32_t root = 0;
+    uint64_t acc = 0;
+    const char *op;
+    int rep;
+    msgpack_unpacked un;
+    msgpack_sbuffer sbuf;
+    msgpack_packer pk;
+
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s DATA_DIR DOC parse|trust|walk|encode|check\n", argv[0]);
+        return 2;
+    }
+    op = argv[3];
+    yac = read_file(argv[1], argv[2], ".yac", &yac_len);
+    mp = read_file(argv[1], argv[2], ".mp", &mp_len);
+    /* A node takes at least one byte of input (a BLOB: two for its nine),
+     * so this is enough; YACItemsNodesNeeded would add its own count. */
+    need = yac_len + 1;
+    pool = malloc(need * sizeof *pool);
+    out_len = yac_len;
+    out = malloc(out_len);
+    if (pool == NULL || out == NULL) {
+        return 2;
+    }
+    msgpack_unpacked_init(&un);
+    msgpack_sbuffer_init(&sbuf);
+    msgpack_packer_init(&pk, &sbuf, msgpack_sbuffer_write);
+    if (strcmp(op, "pack") == 0) {
+        off = 0;
+        if (msgpack_unpack_next(&un, (const char *)mp, mp_len, &off) != MSGPACK_UNPACK_SUCCESS) {
+            return 1;
+        }
+    }
+    if (strcmp(op, "encode") == 0) {
+        off = 0;
+        check(YACItemsInit(&items, pool, need), "YACItemsInit");
+        check(YACItemsParse(&items, &root, &off, yac, yac_len), "YACItemsParse");
+    }
+    for (rep = 0; rep < 3; rep++) {
+        if (strcmp(op, "parse") == 0 || strcmp(op, "trust") == 0) {
+            off = 0;
+            check(YACItemsInit(&items, pool, need), "YACItemsInit");
+            items.flags = strcmp(op, "trust") == 0 ? YACItemsTrustUTF8 : 0;
+            check(YACItemsParse(&items, &root, &off, yac, yac_len), "YACItemsParse");
+            acc += items.len;
+        } else if (strcmp(op, "walk") == 0) {
+            for (off = 0; off < yac_len; off += got) {
+                check(YACAtomDecode(&got, &atom, yac + off, yac_len - off), "YACAtomDecode");
+                acc += (uint64_t)atom.typ;
+            }
+        } else if (strcmp(op, "encode") == 0) {
+            off = 0;
+            check(YACItemsEncode(&items, root, &off, out, out_len), "YACItemsEncode");
+            acc += off;
+        } else if (strcmp(op, "check") == 0) {
+            const char *p = (const char *)mp;
+            if (mp_check(&p, (const char *)mp + mp_len) != 0) {
+                return 1;
+            }
+            acc += (uint64_t)(p - (const char *)mp);
+        } else if (strcmp(op, "unpack") == 0) {
+            off = 0;
+            if (msgpack_unpack_next(&un, (const char *)mp, mp_len, &off) != MSGPACK_UNPACK_SUCCESS) {
+                return 1;
+            }
+            acc += off;
+        } else if (strcmp(op, "pack") == 0) {
+            msgpack_sbuffer_clear(&sbuf);
+            if (msgpack_pack_object(&pk, un.data) != 0) {
+                return 1;
+            }
+            acc += sbuf.size;
+        } else {
+            fprintf(stderr, "count: unknown operation %s\n", op);
+            return 2;
+        }
+    }
+    printf("%llu\n", (unsigned long long)acc);
+    msgpack_unpacked_destroy(&un);
+    msgpack_sbuffer_destroy(&sbuf);
+    free(yac);
+    free(mp);
+    free(pool);
+    free(out);
+    return 0;
+}
