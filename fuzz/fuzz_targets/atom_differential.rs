@@ -28,27 +28,28 @@ fn check_c_atom_agrees(buf: &[u8]) {
     let e = unsafe { YACAtomDecode(&mut got, a.as_mut_ptr(), buf.as_ptr(), buf.len()) };
     // SAFETY: zeroed, then possibly written by the call: initialised.
     let a = unsafe { a.assume_init() };
-    let at = hex_head(buf);
+    // Only formatted when a check fails.
+    let at = || hex_head(buf);
     match decode(buf) {
         Err(err) => {
-            assert_eq!(e, YACErr::from(err), "error on {at}");
+            assert_eq!(e, YACErr::from(err), "error on {}", at());
             let want = if let Error::NotEnough(n) = err { n } else { 0 };
-            assert_eq!(got, want, "*got after {err:?} on {at}");
+            assert_eq!(got, want, "*got after {err:?} on {}", at());
         }
         Ok((atom, used)) => {
-            assert_eq!(e, YACErr::YACErrNo, "on {at}");
-            assert_eq!(got, used, "length on {at}");
-            assert_eq!(a.typ as u32, atom.item_type() as u32, "type on {at}");
-            assert_eq!(Some(&a.tag), buf.first(), "tag on {at}");
+            assert_eq!(e, YACErr::YACErrNo, "on {}", at());
+            assert_eq!(got, used, "length on {}", at());
+            assert_eq!(a.typ as u32, atom.item_type() as u32, "type on {}", at());
+            assert_eq!(Some(&a.tag), buf.first(), "tag on {}", at());
             // SAFETY: each union member read is the one `typ` says is set
             // (all are plain data).
             unsafe {
                 match atom {
-                    Atom::Uint(u) => assert_eq!(a.v.uint, u, "on {at}"),
-                    Atom::Nint(i) => assert_eq!(a.v.sint, i, "on {at}"),
+                    Atom::Uint(u) => assert_eq!(a.v.uint, u, "on {}", at()),
+                    Atom::Nint(i) => assert_eq!(a.v.sint, i, "on {}", at()),
                     Atom::Blob {
                         chunk_len_minus_one,
-                    } => assert_eq!(a.v.uint, chunk_len_minus_one, "on {at}"),
+                    } => assert_eq!(a.v.uint, chunk_len_minus_one, "on {}", at()),
                     Atom::Str(s) => check_bytes(&a, s.as_bytes(), &at),
                     Atom::Bin(b)
                     | Atom::Float(b)
@@ -67,10 +68,15 @@ fn check_c_atom_agrees(buf: &[u8]) {
 ///
 /// # Safety
 /// `a.v.bytes` must be the member set.
-unsafe fn check_bytes(a: &YACAtom, want: &[u8], at: &str) {
+unsafe fn check_bytes(a: &YACAtom, want: &[u8], at: &dyn Fn() -> String) {
     // SAFETY: per this function's contract.
     let b = unsafe { a.v.bytes };
-    assert_eq!((b.ptr, b.len), (want.as_ptr(), want.len()), "bytes on {at}");
+    assert_eq!(
+        (b.ptr, b.len),
+        (want.as_ptr(), want.len()),
+        "bytes on {}",
+        at()
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
