@@ -22,7 +22,7 @@ pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
 }
 
 /// True when every byte is in 0x01..=0x7F. A word at a time (see
-/// [`non_ascii_flags`]). The tail is one
+/// `non_ascii_flags`). The tail is one
 /// more word overlapping the previous one, and inputs shorter than a word
 /// take two overlapping half words or three single bytes, so a short STR
 /// costs a few instructions and no loop (a loop over the tail bytes cost
