@@ -33,6 +33,7 @@
 #include <msgpack.h>
 #include <msgpuck.h>
 
+#include "read_file.h"
 #include "yac.h"
 
 /* ---------------------------------------------------------------------- */
@@ -106,29 +107,6 @@ static void *xmalloc(size_t n) {
         die("out of memory", NULL);
     }
     return p;
-}
-
-static unsigned char *read_file(const char *dir, const char *name, const char *ext, size_t *len) {
-    char path[4096];
-    FILE *f;
-    long n;
-    unsigned char *buf;
-    snprintf(path, sizeof path, "%s/%s%s", dir, name, ext);
-    f = fopen(path, "rb");
-    if (f == NULL) {
-        die("cannot open", path);
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        die("cannot size", path);
-    }
-    buf = xmalloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        die("cannot read", path);
-    }
-    buf[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
 }
 
 static uint64_t now_ns(void) {
@@ -596,8 +574,8 @@ struct config {
 static void run_document(const struct config *cfg, const char *name, const char *counts) {
     struct ctx c;
     size_t mp_len = 0, yac_len = 0, off = 0, nodes_needed = 0, used = 0;
-    unsigned char *mp = read_file(cfg->dir, name, ".mp", &mp_len);
-    unsigned char *yac = read_file(cfg->dir, name, ".yac", &yac_len);
+    unsigned char *mp = read_file("bench", cfg->dir, name, ".mp", &mp_len);
+    unsigned char *yac = read_file("bench", cfg->dir, name, ".yac", &yac_len);
     struct outbuf ob = {NULL, 0, 0};
     struct walksum wm = {0, 0}, wy = {0, 0};
     uint64_t want_count = 0, want_sum = 0;
@@ -817,7 +795,7 @@ int main(int argc, char **argv) {
                ? "glibc malloc with default settings"
                : "glibc malloc pinned (M_TRIM_THRESHOLD INT_MAX, M_MMAP_THRESHOLD 32 MiB, M_TOP_PAD 64 MiB)",
            cfg.reps, cfg.batch_ns / 1e6);
-    counts = read_file(cfg.dir, "counts", ".json", &counts_len);
+    counts = read_file("bench", cfg.dir, "counts", ".json", &counts_len);
     for (i = 0; i < (int)(sizeof docs / sizeof docs[0]); i++) {
         run_document(&cfg, docs[i], (const char *)counts);
         fflush(stdout);

@@ -21,28 +21,8 @@
 #include <msgpack.h>
 #include <msgpuck.h>
 
+#include "read_file.h"
 #include "yac.h"
-
-static unsigned char *read_file(const char *dir, const char *doc, const char *ext, size_t *len) {
-    char path[4096];
-    FILE *f;
-    long n;
-    unsigned char *buf;
-    snprintf(path, sizeof path, "%s/%s%s", dir, doc, ext);
-    f = fopen(path, "rb");
-    if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fprintf(stderr, "count: cannot read %s\n", path);
-        exit(2);
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "count: cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 static void check(enum YACErr e, const char *what) {
     if (e != YACErrNo) {
@@ -70,8 +50,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     op = argv[3];
-    yac = read_file(argv[1], argv[2], ".yac", &yac_len);
-    mp = read_file(argv[1], argv[2], ".mp", &mp_len);
+    yac = read_file("count", argv[1], argv[2], ".yac", &yac_len);
+    mp = read_file("count", argv[1], argv[2], ".mp", &mp_len);
     /* A node takes at least one byte of input (a BLOB: two for its nine),
      * so this is enough; YACItemsNodesNeeded would add its own count. */
     need = yac_len + 1;
