@@ -287,6 +287,13 @@ fn special(s: &mut String, name: &str) {
     s.push_str("\":");
 }
 
+/// `{"$name":"text"}`: a special object whose value is one JSON string.
+fn special_str(s: &mut String, name: &str, text: &str) {
+    special(s, name);
+    json::write_str(s, text);
+    s.push('}');
+}
+
 fn item_json(items: &ItemsMut<'_, '_>, root: u32, s: &mut String) -> Result<(), Failure> {
     let mut stack: Vec<Frame> = Vec::new();
     for ev in items.walk(root) {
@@ -351,40 +358,20 @@ fn item_json(items: &ItemsMut<'_, '_>, root: u32, s: &mut String) -> Result<(), 
                 s.push_str(&text::integer(&a).unwrap_or_default())
             }
             Atom::Str(v) => json::write_str(s, v),
-            Atom::Bin(b) => {
-                special(s, "bin");
-                json::write_str(s, &hex(b));
-                s.push('}');
-            }
-            Atom::Hexlet(h) => {
-                special(s, "hexlet");
-                json::write_str(s, &text::uuid(h));
-                s.push('}');
-            }
+            Atom::Bin(b) => special_str(s, "bin", &hex(b)),
+            Atom::Hexlet(h) => special_str(s, "hexlet", &text::uuid(h)),
             Atom::Float(b) => match text::float_number(b) {
                 Some(num) => s.push_str(&num),
-                None => {
-                    special(s, "float");
-                    json::write_str(s, &hex(b));
-                    s.push('}');
-                }
+                None => special_str(s, "float", &hex(b)),
             },
-            Atom::Tai64(l) => {
-                special(s, "tai64");
-                json::write_str(s, &hex(l));
-                s.push('}');
-            }
+            Atom::Tai64(l) => special_str(s, "tai64", &hex(l)),
             Atom::Magic(m) => {
                 special(s, "magic");
                 let end = m.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
                 let body = &m[..end];
                 match std::str::from_utf8(body) {
                     Ok(t) if !body.contains(&0) => json::write_str(s, t),
-                    _ => {
-                        special(s, "bin");
-                        json::write_str(s, &hex(body));
-                        s.push('}');
-                    }
+                    _ => special_str(s, "bin", &hex(body)),
                 }
                 s.push('}');
             }
