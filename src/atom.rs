@@ -611,6 +611,16 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
+    /// A xorshift64 generator: fixed seeds, reproducible failures.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     /// `decode` (fast path first) gives exactly what `decode_slow` gives.
     fn same(buf: &[u8]) {
         assert_eq!(decode(buf), decode_slow(buf), "{buf:02X?}");
@@ -636,13 +646,7 @@ mod tests {
 
     #[test]
     fn fast_path_agrees_on_integers_and_strings() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut rnd = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut inputs: Vec<Vec<u8>> = Vec::new();
         for _ in 0..20_000 {
             let r = rnd();
@@ -744,13 +748,7 @@ mod tests {
 
     #[test]
     fn window_agrees_with_decode() {
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut rnd = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rnd = xorshift(0x2545_F491_4F6C_DD1D);
         let mut taken = 0;
         // Every tag and second byte, with tails of every length up to 16
         // and of several kinds (zeros, ASCII, high bytes, random).
