@@ -166,9 +166,6 @@ impl<'a> Items<'a, &mut [Item]> {
                 used,
             ));
         }
-        if let Some(fast) = common_atom(t, rest) {
-            return Ok(fast);
-        }
         let (a, used) = atom::decode(rest)?;
         let int_header = rest.get(1..).unwrap_or(&[]).as_ptr();
         let step = match a {
@@ -405,38 +402,6 @@ pub(crate) fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error
         return Err(Error::BlobBadChunk);
     }
     Ok(len != 0 && len - 1 == chunk_minus_one)
-}
-
-/// The most frequent atoms, decoded inline: NIL, FALSE, TRUE, LIST, MAP,
-/// EOC and integers of up to 8 magnitude bytes that fit `u64`/`i64`. `None`
-/// leaves the atom (and any error in it) to the full decoder.
-#[inline(always)]
-fn common_atom<'a>(t: u8, rest: &[u8]) -> Option<(Step<'a>, usize)> {
-    let step = match t {
-        tag::EOC => Step::Close,
-        tag::NIL => Step::Leaf(Item::plain(ItemType::Nil)),
-        tag::FALSE => Step::Leaf(Item::plain(ItemType::False)),
-        tag::TRUE => Step::Leaf(Item::plain(ItemType::True)),
-        tag::LIST => Step::Open(ItemType::List),
-        tag::MAP => Step::Open(ItemType::Map),
-        tag::PINT | tag::NINT => {
-            let head = *rest.get(1)?;
-            let n = usize::from(head ^ tag::BIN);
-            let magnitude = rest.get(2..2 + n)?; // also rules out non-BIN heads (n >= 64)
-            if n > 8 || magnitude.first() == Some(&0) {
-                return None;
-            }
-            let v = atom::be_u64(magnitude);
-            let item = if t == tag::PINT {
-                Item::uint(v)
-            } else {
-                Item::nint(-1 - i64::try_from(v).ok()?)
-            };
-            return Some((Step::Leaf(item), 2 + n));
-        }
-        _ => return None,
-    };
-    Some((step, 1))
 }
 
 /// Whether MAP key `key` sorts strictly above `prev`: by length, then
