@@ -20,7 +20,8 @@
 //! `benches/run.sh`.
 
 use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};
-use super::{payload, Items, UNLINKED};
+use super::parse::check_key;
+use super::{Items, UNLINKED};
 use crate::atom::{self, tag, ItemType, Quick};
 use crate::utf8;
 
@@ -211,7 +212,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && !str_ok(w, key)) || !key_above_prev(nodes, s.prev_key, key) {
+        if (!lim.trust_utf8 && !str_ok(w, key)) || check_key(nodes, s.prev_key, key).is_err() {
             return Flow::Stop(Stop::Slow);
         }
         let key_idx = s.len as u32;
@@ -448,19 +449,6 @@ fn close_node(
         parent_count,
         parent_is_map,
     })
-}
-
-/// Whether MAP key `key` is non-empty and above the key at `prev_key`
-/// (`NONE` before the first).
-#[inline(always)]
-fn key_above_prev(nodes: &[Item], prev_key: u32, key: &[u8]) -> bool {
-    if key.is_empty() {
-        return false;
-    }
-    match nodes.get(prev_key as usize) {
-        Some(prev) => super::parse::key_above(key, payload(prev)),
-        None => prev_key == NONE,
-    }
 }
 
 /// An +INT/-INT at the window's start whose BIN body is minimal, at most 8

@@ -380,7 +380,7 @@ fn close_container(nodes: &mut [Item], st: &mut ParseState, len: u32) -> Option<
 
 /// A MAP key must be a non-empty STR above the previous key.
 #[inline(always)]
-fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(), Error> {
+pub(super) fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(), Error> {
     if key.is_empty() {
         return Err(Error::MapBadKey);
     }
