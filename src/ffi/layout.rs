@@ -9,7 +9,7 @@ use core::mem::{align_of, offset_of, size_of};
 use super::atom::{YACAtom, YACAtomValue, YACBytes};
 use super::items::{YACItems, YACWalk};
 use super::{YACErr, YACItemType};
-use crate::items::{Item, ItemValue, Links, ParseState, WalkState};
+use yac::items::{Item, ItemValue, Links, ParseState, WalkState};
 
 /// `a` with 64-bit pointers, `b` with 32-bit ones (the header's `YAC_P64`).
 const fn p64(a: usize, b: usize) -> usize {
