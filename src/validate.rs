@@ -343,7 +343,8 @@ impl<'a> Validator<'a> {
 /// The fast loop's state, in locals.
 #[derive(Clone, Copy)]
 struct Regs<'a> {
-    pos: usize,
+    /// The input from the next atom on.
+    rest: &'a [u8],
     nodes: usize,
     /// Open containers (at least 1 in the loop).
     depth: usize,
@@ -395,11 +396,11 @@ impl<'a> Validator<'a> {
         // One bound for both limits: with d containers open, another may
         // open when d < max_depth and `levels[d - 1]` exists.
         let room = (self.max_depth as usize - 1).min(levels.len());
-        let Some(levels) = levels.get_mut(..room) else {
+        let (Some(levels), Some(rest)) = (levels.get_mut(..room), self.buf.get(self.pos..)) else {
             return false;
         };
         let mut r = Regs {
-            pos: self.pos,
+            rest,
             nodes: self.nodes,
             depth: self.depth as usize,
             prev_key: self.prev_key,
@@ -412,7 +413,7 @@ impl<'a> Validator<'a> {
         } else {
             fast_loop::<false>(self.buf, levels, &mut r)
         };
-        self.pos = r.pos;
+        self.pos = self.buf.len() - r.rest.len();
         self.nodes = r.nodes;
         self.depth = r.depth as u32;
         self.prev_key = r.prev_key;
@@ -427,12 +428,6 @@ impl<'a> Validator<'a> {
     }
 }
 
-/// The 16 bytes at `buf[pos..]`, when there are that many.
-#[inline(always)]
-fn window(buf: &[u8], pos: usize) -> Option<&[u8; 16]> {
-    buf.get(pos..)?.first_chunk::<16>()
-}
-
 /// The fast loop: one inner loop per kind of open container, so that a
 /// LIST item never asks whether a MAP key is due. `TRUST`: skip the STR
 /// checks (`trust_utf8`). `levels` is already cut to the depth limit.
@@ -442,12 +437,12 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
     let done = 'outer: loop {
         if !s.in_map {
             loop {
-                let Some(w) = window(buf, s.pos) else {
+                let Some(w) = s.rest.first_chunk::<16>() else {
                     break 'outer false;
                 };
-                match value::<TRUST>(w, buf, s.pos) {
+                match value::<TRUST>(w, s.rest) {
                     Val::Leaf(used) => {
-                        s.pos += used;
+                        s.rest = s.rest.get(used..).unwrap_or_default();
                         s.nodes += 1;
                     }
                     Val::Open(is_map) => {
@@ -471,12 +466,12 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
         // In a MAP.
         loop {
             if s.val_due {
-                let Some(w) = window(buf, s.pos) else {
+                let Some(w) = s.rest.first_chunk::<16>() else {
                     break 'outer false;
                 };
-                match value::<TRUST>(w, buf, s.pos) {
+                match value::<TRUST>(w, s.rest) {
                     Val::Leaf(used) => {
-                        s.pos += used;
+                        s.rest = s.rest.get(used..).unwrap_or_default();
                         s.nodes += 1;
                         s.val_due = false;
                     }
@@ -495,7 +490,7 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
                     Val::Close | Val::Slow => break 'outer false,
                 }
             }
-            let Some(w) = window(buf, s.pos) else {
+            let Some(w) = s.rest.first_chunk::<16>() else {
                 break 'outer false;
             };
             if w[0] == tag::EOC {
@@ -511,7 +506,7 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
             if !(1..=60).contains(&n) {
                 break 'outer false;
             }
-            let Some(key) = buf.get(s.pos + 1..s.pos + 1 + n) else {
+            let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
                 break 'outer false;
             };
             if (!TRUST && !utf8::window_str_ok(w, key))
@@ -520,8 +515,8 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
                 break 'outer false;
             }
             s.prev_key = key;
-            s.key_at = s.pos;
-            s.pos += 1 + n;
+            s.key_at = buf.len() - s.rest.len();
+            s.rest = tail;
             s.nodes += 1;
             s.val_due = true;
         }
@@ -530,31 +525,34 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
     done
 }
 
-/// The value atom at the window `w` (at `buf[pos..]`).
+/// The value atom at the window `w`, the start of `rest`.
 #[inline(always)]
-fn value<const TRUST: bool>(w: &[u8; 16], buf: &[u8], pos: usize) -> Val {
+fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8]) -> Val {
     let t = w[0];
-    match t {
-        tag::PINT | tag::NINT => match atom::window_int_len(w) {
+    // The integers first: the commonest atoms in number-heavy documents.
+    if t & !1 == tag::PINT {
+        return match atom::window_int_len(w) {
             Some(used) => Val::Leaf(used),
             None => Val::Slow,
-        },
+        };
+    }
+    if t >= tag::BIN {
+        let Some((head, n)) = atom::window_string_header(w) else {
+            return Val::Slow;
+        };
+        let Some(body) = rest.get(head..head + n) else {
+            return Val::Slow;
+        };
+        if !TRUST && t >= tag::STR && !utf8::window_str_ok(w, body) {
+            return Val::Slow;
+        }
+        return Val::Leaf(head + n);
+    }
+    match t {
         tag::LIST => Val::Open(false),
         tag::MAP => Val::Open(true),
         tag::EOC => Val::Close,
         tag::NIL..=tag::TRUE => Val::Leaf(1),
-        tag::BIN..=0xFF => {
-            let Some((head, n)) = atom::window_string_header(w) else {
-                return Val::Slow;
-            };
-            let Some(body) = buf.get(pos + head..pos + head + n) else {
-                return Val::Slow;
-            };
-            if !TRUST && t >= tag::STR && !utf8::window_str_ok(w, body) {
-                return Val::Slow;
-            }
-            Val::Leaf(head + n)
-        }
         _ => Val::Slow,
     }
 }
@@ -570,18 +568,18 @@ fn open(levels: &mut [usize], s: &mut Regs<'_>, parent: usize, is_map: bool) -> 
     *slot = parent;
     s.depth += 1;
     s.nodes += 1;
-    s.pos += 1;
+    s.rest = s.rest.get(1..).unwrap_or_default();
     s.prev_key = &[];
     s.in_map = is_map;
     true
 }
 
-/// Closes the innermost container at the EOC at `s.pos`.
+/// Closes the innermost container at the EOC that starts `s.rest`.
 #[inline(always)]
 fn close<'a>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
     if s.depth == 1 {
         s.depth = 0;
-        s.pos += 1;
+        s.rest = s.rest.get(1..).unwrap_or_default();
         return Closed::Root;
     }
     let Some(&parent) = levels.get(s.depth.wrapping_sub(2)) else {
@@ -589,7 +587,7 @@ fn close<'a>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
     };
     if parent == PARENT_LIST {
         s.depth -= 1;
-        s.pos += 1;
+        s.rest = s.rest.get(1..).unwrap_or_default();
         s.in_map = false;
         return Closed::List;
     }
@@ -601,7 +599,7 @@ fn close<'a>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
     s.prev_key = key;
     s.key_at = parent;
     s.depth -= 1;
-    s.pos += 1;
+    s.rest = s.rest.get(1..).unwrap_or_default();
     s.in_map = true;
     s.val_due = false;
     Closed::Map
