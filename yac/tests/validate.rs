@@ -5,10 +5,8 @@
 //! documents, thousands of generated documents, every prefix of some, and
 //! mutations of them; with UTF-8 checks on and off, and depth limits.
 
-mod common;
-
-use common::vectors::{bytes, INVALID_ATOM, INVALID_STREAM, VALID};
-use common::*;
+use yac_testkit::vectors::{bytes, INVALID_ATOM, INVALID_STREAM, VALID};
+use yac_testkit::*;
 use yac::items::{count_nodes, Item, Items, Options};
 use yac::validate::validate;
 use yac::Error;
