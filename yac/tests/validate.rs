@@ -5,11 +5,11 @@
 //! documents, thousands of generated documents, every prefix of some, and
 //! mutations of them; with UTF-8 checks on and off, and depth limits.
 
-use yac_testkit::vectors::{bytes, INVALID_ATOM, INVALID_STREAM, VALID};
-use yac_testkit::*;
 use yac::items::{count_nodes, Item, Items, Options};
 use yac::validate::validate;
 use yac::Error;
+use yac_testkit::vectors::{bytes, INVALID_ATOM, INVALID_STREAM, VALID};
+use yac_testkit::*;
 
 /// What the parser gives for `doc` from `start`: the node count or the
 /// error, and the offset it stops at.
