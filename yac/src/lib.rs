@@ -5,7 +5,8 @@
 //! `yac.h`) is a thin `extern "C"` layer over this crate.
 //!
 //! Modules, one concept each: [`error`], [`atom`] (decoding one item),
-//! [`enc`] (encoding), [`items`] (the tree), [`utf8`], [`float`], [`tai64`].
+//! [`enc`] (encoding), [`items`] (the tree), [`validate`] (validation
+//! without a tree), [`utf8`], [`float`], [`tai64`].
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -21,6 +22,7 @@ pub mod float;
 pub mod items;
 pub mod tai64;
 pub mod utf8;
+pub mod validate;
 
 #[cfg(feature = "serde")]
 pub mod de;

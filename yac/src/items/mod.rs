@@ -42,7 +42,6 @@ mod tests;
 use core::marker::PhantomData;
 
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
-#[cfg(feature = "serde")]
 pub(crate) use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
 pub use walk::{Event, Walk, WalkState};
