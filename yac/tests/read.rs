@@ -30,7 +30,11 @@ fn nodes_read_typed_values_and_iterate() {
         .collect();
     assert_eq!(
         pairs,
-        [("a", ItemType::Pint), ("bb", ItemType::List), ("ccc", ItemType::Map)]
+        [
+            ("a", ItemType::Pint),
+            ("bb", ItemType::List),
+            ("ccc", ItemType::Map)
+        ]
     );
     assert_eq!(map.get("a").unwrap().as_u64(), Ok(1));
     assert_eq!(map.get("a").unwrap().as_str(), Err(Error::Invalid));
@@ -54,7 +58,10 @@ fn errors_keep_their_offset_through_the_question_mark() {
     let doc = hex("09 C26262 01 C161 01 00");
     let e = first_error(&doc).unwrap_err();
     assert_eq!(e, Error::MapUnordered.at(5));
-    assert_eq!(e.to_string(), "MAP keys out of order or duplicate at offset 5");
+    assert_eq!(
+        e.to_string(),
+        "MAP keys out of order or duplicate at offset 5"
+    );
     assert!(format!("{e:?}").contains("offset: 5"));
     // Bytes after the item.
     assert_eq!(first_error(&hex("01 01")), Err(Error::Invalid.at(1)));
