@@ -41,7 +41,7 @@ mod tests;
 
 use core::marker::PhantomData;
 
-pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
+pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
 pub(crate) use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
 pub use walk::{Event, Walk, WalkState};
