@@ -17,15 +17,16 @@
  * the definition these inline reads are tested against.
  * ---------------------------------------------------------------------- */
 
-/* The type of node `idx`. Trusts `idx`. */
+/* The type of node `idx`.
+ * Pointers: `items` a tree as above; trusts `idx`. */
 static inline YACItemType YACNodeType(const struct YACItems *items, uint32_t idx) {
   return (YACItemType)(items->list[idx].meta & (uint32_t)YACItemTypeMask);
 }
 
 /* The number of children of LIST, MAP or BLOB `idx` (a MAP counts its keys
  * and its values; a BLOB its chunks). One load; a container of 2^27 - 1
- * children or more costs a call (YACItemsChildCount, O(children)). Trusts
- * `idx` and its type. */
+ * children or more costs a call (YACItemsChildCount, O(children)).
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
 static inline size_t YACNodeCount(const struct YACItems *items, uint32_t idx) {
   uint32_t size = items->list[idx].meta >> (uint32_t)YACItemSizeShift;
   size_t n = 0;
@@ -37,25 +38,29 @@ static inline size_t YACNodeCount(const struct YACItems *items, uint32_t idx) {
 }
 
 /* The first child of LIST, MAP or BLOB `idx`, YACItemNone when it has
- * none. Trusts `idx` and its type. */
+ * none.
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
 static inline uint32_t YACNodeFirst(const struct YACItems *items, uint32_t idx) {
   return items->list[idx].v.c.first;
 }
 
 /* The next sibling of `idx`, YACItemNone for the last child (and for a
- * root, which has no siblings). Trusts `idx`. */
+ * root, which has no siblings).
+ * Pointers: `items` a tree as above; trusts `idx`. */
 static inline uint32_t YACNodeNext(const struct YACItems *items, uint32_t idx) {
   uint32_t next = items->list[idx].next;
   return next < YACItemUnlinked ? next : YACItemNone;
 }
 
-/* The value of YACItemPint node `idx`. Trusts `idx` and its type. */
+/* The value of YACItemPint node `idx`.
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
 static inline uint64_t YACNodeUint(const struct YACItems *items, uint32_t idx) {
   return items->list[idx].v.u;
 }
 
-/* The value of YACItemNint node `idx` (negative). Trusts `idx` and its
- * type (for a YACItemPint, use YACNodeUint). */
+/* The value of YACItemNint node `idx` (negative; for a YACItemPint, use
+ * YACNodeUint).
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
 static inline int64_t YACNodeInt(const struct YACItems *items, uint32_t idx) {
   return items->list[idx].v.i;
 }
@@ -63,7 +68,9 @@ static inline int64_t YACNodeInt(const struct YACItems *items, uint32_t idx) {
 /* The payload of bytes node `idx` (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR,
  * Pbig, Nbig), `*len` its length; it points into the parsed buffer. Two
  * loads; a payload of 2^27 - 1 bytes or more costs a call
- * (YACItemsGetBytes). Trusts `idx` and its type; `len` must be writable. */
+ * (YACItemsGetBytes).
+ * Pointers: `items` a tree as above, `len` writable; trusts `idx` and its
+ * type. */
 static inline const unsigned char *YACNodeBytes(const struct YACItems *items, uint32_t idx,
                                                 size_t *len) {
   const struct YACItem *node = &items->list[idx];
@@ -81,13 +88,16 @@ static inline const unsigned char *YACNodeBytes(const struct YACItems *items, ui
 /* The text of YACItemStr node `idx`, `*len` bytes, NOT NUL-terminated.
  * UTF-8 without NUL when the parse checked it (not with
  * YACItemsTrustUTF8); YACItemsGetStr checks it again on every call, this
- * does not. Trusts `idx` and its type; `len` must be writable. */
+ * does not.
+ * Pointers: `items` a tree as above, `len` writable; trusts `idx` and its
+ * type. */
 static inline const char *YACNodeStr(const struct YACItems *items, uint32_t idx, size_t *len) {
   return (const char *)YACNodeBytes(items, idx, len);
 }
 
 /* For the iteration macros: the node after `idx`, or YACItemNone when
- * `idx` is none. Not API. */
+ * `idx` is none. Not API.
+ * Pointers: `items` a tree as above. */
 static inline uint32_t YACNodeAfter_(const struct YACItems *items, uint32_t idx) {
   return idx < YACItemUnlinked ? items->list[idx].next : YACItemNone;
 }
