@@ -5,7 +5,7 @@
 //! cbindgen generates `include/yac.h`.
 //!
 //! Modules, one concept each: [`error`], [`atom`] (decoding one item),
-//! [`enc`] (encoding), [`utf8`], [`float`], [`tai64`], and [`ffi`].
+//! [`enc`] (encoding atoms), [`writer`] (writing documents), [`utf8`], [`float`], [`tai64`], and [`ffi`].
 //!
 //! # Safety contract of the C API
 //! Every pointer/length pair handed to a C entry point must describe memory
@@ -26,6 +26,7 @@ pub mod float;
 pub mod items;
 pub mod tai64;
 pub mod utf8;
+pub mod writer;
 
 pub use atom::{Atom, ItemType};
 pub use error::Error;

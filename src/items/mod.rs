@@ -42,6 +42,7 @@ mod tests;
 use core::marker::PhantomData;
 
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
+pub(crate) use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
 pub use walk::{Event, Walk, WalkState};
 
