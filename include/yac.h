@@ -263,6 +263,28 @@ struct YACWalk {
   uint32_t steps_left;
 };
 
+// A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
+// write items with the `YACWriter...` calls and end with
+// `YACWriterFinish`. Its content is internal (128 bytes on every target).
+struct YACWriter {
+  // Internal state: do not touch.
+  uint64_t reserved[16];
+};
+
+// One open container of a writer: give `YACWriterInit` an array of as
+// many as the documents nest deep (a LIST in a MAP is two). Internal
+// content, 24 bytes.
+struct YACWriterLevel {
+  // Internal state: do not touch.
+  uint64_t reserved[3];
+};
+
+// Flush callback of a streaming writer: receives `len` (> 0) bytes at
+// `buf` to pass on (write to a file or socket), in order. Returns
+// `YACErrNo` (0) on success; any other `YACErr` value becomes the
+// writer's sticky error (unknown values give `YACErrInvalid`).
+typedef uint32_t (*YACWriterFlushFn)(void *ctx, const unsigned char *buf, size_t len);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -877,6 +899,244 @@ enum YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
 // # Safety
 // `unixSec` and `leap` must point to writable objects.
 enum YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
+
+// Initialises a writer into the buffer `buf` of `cap` bytes, with the
+// stack `levels` of `levelsLen` entries (the deepest nesting allowed;
+// deeper gives `YACErrDeepRecursion`) and an optional key area `keys` of
+// `keysLen` bytes (NULL, 0 for none).
+//
+// MAP keys are checked against the MAP's previous key, kept in the key
+// area when there is one (each open MAP keeps its last key there: size it
+// to the sum, over the nesting levels, of the longest key at that level;
+// a key that does not fit gives `YACErrLenTooBig`), else read back from
+// the buffer. A flushing writer (`YACWriterSetFlush`) without a key area
+// therefore keeps each open MAP's last key in the buffer, which a large
+// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
+// Without the previous key at hand (only while nothing is written: when
+// counting), the order is not checked.
+//
+// The writer keeps the four pointers: see the file's notes on lifetimes.
+// `w` may be uninitialised; an initialised one is reset.
+//
+// Returns: `YACErrInvalid` for a NULL `w`, or a NULL region of non-zero
+// length.
+//
+// # Safety
+// `w` must be writable for a `struct YACWriter`; `buf` for `cap` bytes,
+// `levels` for `levelsLen` entries and `keys` for `keysLen` bytes, each
+// distinct, for as long as the writer is used.
+enum YACErr YACWriterInit(struct YACWriter *w,
+                          unsigned char *buf,
+                          size_t cap,
+                          struct YACWriterLevel *levels,
+                          size_t levelsLen,
+                          unsigned char *keys,
+                          size_t keysLen);
+
+// Initialises a count-only writer: nothing is written, every call is
+// checked as usual, and `YACWriterFinish` gives the document's size (to
+// size a buffer exactly). Parameters as for `YACWriterInit`; give a key
+// area to have key order checked too. MAPs sorted on close are counted
+// exactly, but their duplicate keys cannot be seen.
+//
+// # Safety
+// As for `YACWriterInit`.
+enum YACErr YACWriterInitCount(struct YACWriter *w,
+                               struct YACWriterLevel *levels,
+                               size_t levelsLen,
+                               unsigned char *keys,
+                               size_t keysLen);
+
+// Makes `w` a streaming writer: whenever the buffer is full, and at
+// `YACWriterFinish`, its bytes go to `flush(flushCtx, bytes, len)`
+// (payloads larger than the buffer go straight through). Call it after
+// `YACWriterInit` and before the first item. The bytes of an open MAP
+// sorted on close (`YACWriterMapOpenSorted`) stay in the buffer until it is
+// closed (a larger one gives `YACErrNoMem`).
+//
+// # Safety
+// `w` as for every writer call; `flush` must be safe to call with
+// `flushCtx` until the last call on the writer.
+enum YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void *flushCtx);
+
+// Ends the document(s) written so far: refuses containers or a BLOB left
+// open (`YACErrNotEnough`), hands the rest of the buffer to the flush
+// callback, and sets `*len` (if `len` is not NULL) to the total size in
+// bytes. After `YACErrNoMem`, `*len` is the size the buffer needs. The
+// writer may go on with another document afterwards.
+//
+// # Safety
+// `w` as for every writer call; `len` NULL or writable.
+enum YACErr YACWriterFinish(uint64_t *len, struct YACWriter *w);
+
+// The writer's error: `YACErrNo`, or the first error met (see the file's
+// notes). `YACErrInvalid` for a NULL or uninitialised `w`.
+//
+// # Safety
+// `w` as for every writer call.
+enum YACErr YACWriterError(struct YACWriter *w);
+
+// Opens a LIST; close it with `YACWriterClose`.
+//
+// # Safety
+// The contract of every item call: `w` must be NULL or a writer set up by
+// `YACWriterInit`/`YACWriterInitCount` whose regions are still valid.
+// Byte arguments must be readable for their lengths (NULL only with
+// length 0) and may not overlap the writer's regions.
+enum YACErr YACWriterListOpen(struct YACWriter *w);
+
+// Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
+// keys in ascending order (length first, then bytewise); close it with
+// `YACWriterClose`. A key that is not a non-empty STR gives
+// `YACErrMapBadKey`, one not above the previous key `YACErrMapUnordered`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterMapOpen(struct YACWriter *w);
+
+// Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
+// pairs in place in the buffer (an insertion sort: free when the keys
+// come in order, O(n^2) in the number of keys otherwise, no heap) and
+// refuses a duplicate key (`YACErrMapUnordered`, and the MAP is taken
+// back out of the buffer). The whole MAP must fit in the buffer.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterMapOpenSorted(struct YACWriter *w);
+
+// Closes the innermost LIST or MAP. Refused: nothing open
+// (`YACErrUnexpectedEOC`), a MAP whose last key has no value
+// (`YACErrMapNoVal`), an open BLOB (`YACErrBlobBadTerm`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterClose(struct YACWriter *w);
+
+// Writes NIL.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterNIL(struct YACWriter *w);
+
+// Writes TRUE or FALSE.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterBool(struct YACWriter *w, bool v);
+
+// Writes a +INT.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterUint(struct YACWriter *w, uint64_t v);
+
+// Writes a +INT (`v` >= 0) or -INT.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterSint(struct YACWriter *w, int64_t v);
+
+// Writes an integer of any size: +INT (`neg` false) of value `mag`, or
+// -INT (`neg` true) of value -1 - `mag`, `mag` being the big-endian
+// magnitude of `magLen` bytes (leading zero bytes are dropped).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterBigint(struct YACWriter *w, bool neg, const unsigned char *mag, size_t magLen);
+
+// Writes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
+// holds `d` exactly (NaN payloads kept). Negative zero has no encoding:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterFloat(struct YACWriter *w, double d);
+
+// Writes a float given as its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
+// 16 or 32), which must be canonical (`YACErrFloatNonMinimal` otherwise).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterFloatRaw(struct YACWriter *w, const unsigned char *p, size_t pLen);
+
+// Writes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, which
+// must be valid and minimal (see `YACAtomTAI64Encode`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterTAI64(struct YACWriter *w, const unsigned char *label, size_t labelLen);
+
+// Writes the TAI64 label (TAI64N when `nsec` is not 0) of a UNIX time:
+// `unixSec` seconds since 1970-01-01 00:00:00 UTC and `nsec`
+// nanoseconds (leap seconds are added; `nsec` above 999999999 gives
+// `YACErrTAI64BadNsec`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterUTC(struct YACWriter *w, int64_t unixSec, uint32_t nsec);
+
+// Writes a STR of the `sLen` bytes at `s` (no terminating NUL needed):
+// a value, or the next key when a MAP is open. Invalid UTF-8 or a NUL
+// byte gives `YACErrBadUTF8`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterStr(struct YACWriter *w, const char *s, size_t sLen);
+
+// Writes a STR of the NUL-terminated string `s` (as `YACWriterStr` with
+// `strlen(s)`).
+//
+// # Safety
+// As for `YACWriterListOpen`; `s` must be NULL (`YACErrInvalid`) or
+// NUL-terminated.
+enum YACErr YACWriterStrZ(struct YACWriter *w, const char *s);
+
+// Writes a BIN of the `vLen` bytes at `v`; inside a BLOB, a chunk (see
+// `YACWriterChunk`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterBin(struct YACWriter *w, const unsigned char *v, size_t vLen);
+
+// Writes a HEXLET of the 16 bytes at `hexlet`.
+//
+// # Safety
+// As for `YACWriterListOpen`; `hexlet` readable for 16 bytes.
+enum YACErr YACWriterHexlet(struct YACWriter *w, const unsigned char *hexlet);
+
+// Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
+// `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size_t magicLen);
+
+// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
+// then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
+// last, shorter one (possibly empty), which ends the BLOB. Anything else
+// before that gives `YACErrBlobBadTerm`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
+
+// Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or
+// shorter to end it (longer: `YACErrBlobBadChunk`; no BLOB open:
+// `YACErrInvalid`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterChunk(struct YACWriter *w, const unsigned char *v, size_t vLen);
+
+// Writes a whole BLOB of the `vLen` bytes at `v`, in chunks of `chunkLen`
+// bytes (0 gives `YACErrInvalid`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+enum YACErr YACWriterBlob(struct YACWriter *w,
+                          uint64_t chunkLen,
+                          const unsigned char *v,
+                          size_t vLen);
 
 #ifdef __cplusplus
 }  // extern "C"

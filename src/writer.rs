@@ -208,6 +208,15 @@ impl Core<'_, '_> {
         Err(Error::from_code(self.st.err).unwrap_or(Error::Invalid))
     }
 
+    /// Refuses the call with `e` (a bad argument found by the caller of the
+    /// core): the sticky error if there is one, else `e`, which sticks.
+    pub fn refuse(&mut self, e: Error) -> Error {
+        match self.stuck() {
+            Err(old) => old,
+            Ok(()) => self.fail(e),
+        }
+    }
+
     /// Records a refusal (it replaces a `NoMem`) and returns it.
     #[cold]
     fn fail(&mut self, e: Error) -> Error {

@@ -17,6 +17,7 @@ pub mod atom;
 pub mod enc;
 pub mod items;
 pub mod tai64;
+pub mod writer;
 
 /// Result of every libyac entry point. `YACErrNo` (0) is success; every
 /// other value names one failure class. Values are stable across versions.
