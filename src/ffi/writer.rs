@@ -22,9 +22,9 @@
 use core::ffi::{c_char, c_uchar, c_void, CStr};
 
 use super::{input, out, YACErr};
-use crate::error::Error;
-use crate::utf8;
-use crate::writer::{Core, Level, Sink, State};
+use yac::error::Error;
+use yac::utf8;
+use yac::writer::{Core, Level, Sink, State};
 
 /// Flush callback of a streaming writer: receives `len` (> 0) bytes at
 /// `buf` to pass on (write to a file or socket), in order. Returns
@@ -480,7 +480,7 @@ pub unsafe extern "C" fn YACWriterFloatRaw(
     // SAFETY: `w` and `p` per this function's contract.
     unsafe {
         with(w, |c| match input(p, pLen) {
-            Ok(b) => c.scalar(&crate::Atom::Float(b)),
+            Ok(b) => c.scalar(&yac::Atom::Float(b)),
             Err(_) => Err(c.refuse(Error::Invalid)),
         })
     }
@@ -500,7 +500,7 @@ pub unsafe extern "C" fn YACWriterTAI64(
     // SAFETY: `w` and `label` per this function's contract.
     unsafe {
         with(w, |c| match input(label, labelLen) {
-            Ok(l) => c.scalar(&crate::Atom::Tai64(l)),
+            Ok(l) => c.scalar(&yac::Atom::Tai64(l)),
             Err(_) => Err(c.refuse(Error::Invalid)),
         })
     }
