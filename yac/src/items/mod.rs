@@ -27,6 +27,7 @@
 //! assert_eq!(&out[..n], &doc);
 //! ```
 
+mod build;
 mod edit;
 mod encode;
 #[cfg(test)]
@@ -41,6 +42,7 @@ mod tests;
 
 use core::marker::PhantomData;
 
+pub use build::Arena;
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
 pub(crate) use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
