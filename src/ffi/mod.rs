@@ -14,6 +14,7 @@ use yac::atom::ItemType;
 use yac::error::Error;
 
 pub mod atom;
+pub mod build;
 pub mod enc;
 pub mod items;
 pub mod tai64;
