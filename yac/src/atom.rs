@@ -44,7 +44,7 @@ pub mod tag {
 pub const MAGIC_LEN: usize = 12;
 
 /// The high-level type of an atom or tree node. Values are stable: they are
-/// the C `enum YACItemType` and are stored in tree nodes.
+/// the C `YACItemType` codes and are stored in tree nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ItemType {
