@@ -192,6 +192,19 @@ struct YACAtom {
   uint8_t tag;
 };
 
+// Caller memory that node payloads are copied into: `mem`, `cap` bytes,
+// of which the first `len` are used. Set it up with `YACArenaInit` (or
+// fill in the fields); reset `len` to 0 to reuse the memory once no tree
+// points into it.
+struct YACArena {
+  // The memory.
+  unsigned char *mem;
+  // Its size in bytes.
+  size_t cap;
+  // Bytes used so far.
+  size_t len;
+};
+
 // Child and parent links of a LIST, MAP or BLOB node.
 struct YACItemLinks {
   // Index of the first child, `NONE` when empty.
@@ -316,6 +329,201 @@ const char *YACVersion(void);
 // their type; `buf` must point to `len` readable bytes. None of them is
 // kept after the call, but byte values in `*atom` point into `buf`.
 YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
+
+// Sets up `arena` over the `cap` bytes at `mem` (NULL only with `cap` 0).
+//
+// Returns: `YACErrInvalid` for a NULL `arena`, or NULL `mem` with `cap`
+// not 0.
+//
+// # Safety
+// `arena` writable; `mem` writable for `cap` bytes for as long as trees
+// point into it.
+YACErr YACArenaInit(struct YACArena *arena, unsigned char *mem, size_t cap);
+
+// Makes a NIL node.
+//
+// # Safety
+// `idx` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsAddNIL(uint32_t *idx, struct YACItems *items);
+
+// Makes a TRUE or FALSE node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBool(uint32_t *idx, struct YACItems *items, bool v);
+
+// Makes a +INT node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddUint(uint32_t *idx, struct YACItems *items, uint64_t v);
+
+// Makes a +INT (`v` >= 0) or -INT node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddInt(uint32_t *idx, struct YACItems *items, int64_t v);
+
+// Makes an empty LIST.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddList(uint32_t *idx, struct YACItems *items);
+
+// Makes an empty MAP (fill it with `YACItemsMapPut...`).
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddMap(uint32_t *idx, struct YACItems *items);
+
+// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
+// its chunks are BIN nodes linked under it. Takes two pool slots.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBlob(uint32_t *idx, struct YACItems *items, uint64_t chunkLen);
+
+// Makes a STR node of the `sLen` bytes at `s`: copied into `arena`, or
+// (`arena` NULL) pointed at, then they must outlive the tree. Invalid
+// UTF-8 or NUL: `YACErrBadUTF8`; arena full: `YACErrNoMem`.
+//
+// # Safety
+// As for `YACItemsAddNIL`; `s` readable for `sLen` bytes; `arena` NULL or
+// set up by `YACArenaInit`, its memory alive while the tree is used.
+YACErr YACItemsAddStr(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      const char *s,
+                      size_t sLen);
+
+// Makes a BIN node of the `vLen` bytes at `v`: copied into `arena`, or
+// (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddBin(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      const unsigned char *v,
+                      size_t vLen);
+
+// Makes a HEXLET node of the 16 bytes at `hexlet`: copied into `arena`,
+// or (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`; `hexlet` readable for 16 bytes.
+YACErr YACItemsAddHexlet(uint32_t *idx,
+                         struct YACItems *items,
+                         struct YACArena *arena,
+                         const unsigned char *hexlet);
+
+// Makes a float node: `d` in the shortest width that holds it exactly,
+// stored in `arena` (required: NULL gives `YACErrInvalid`). Negative zero:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddDouble(uint32_t *idx, struct YACItems *items, struct YACArena *arena, double d);
+
+// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
+// label stored in `arena` (required).
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddUTC(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      int64_t unixSec,
+                      uint32_t nsec);
+
+// Makes a MAGIC node of the `magicLen` (at most 12) bytes at `magic`,
+// padded and stored in `arena` (required).
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddMagic(uint32_t *idx,
+                        struct YACItems *items,
+                        struct YACArena *arena,
+                        const unsigned char *magic,
+                        size_t magicLen);
+
+// Sets the NUL-terminated `key` of `map` to the unlinked node `value`,
+// keeping the keys in order: replaces the value of an equal key (`*old`
+// gets the old value, now unlinked) or inserts the pair (`*old` gets
+// `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
+// (`arena` NULL) pointed at. O(number of keys). An empty key:
+// `YACErrMapBadKey`; `map` not a MAP, or `value` linked already:
+// `YACErrInvalid`. Nothing changes on error.
+//
+// # Safety
+// As for `YACItemsAddStr`; `key` NUL-terminated; `old` NULL or writable.
+YACErr YACItemsMapPut(uint32_t *old,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      uint32_t map,
+                      const char *key,
+                      uint32_t value);
+
+// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
+// value is left unlinked).
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutUint(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          uint64_t v);
+
+// Sets `key` of `map` to a new +INT/-INT node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutInt(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key,
+                         int64_t v);
+
+// Sets `key` of `map` to a new TRUE/FALSE node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutBool(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          bool v);
+
+// Sets `key` of `map` to a new NIL node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutNIL(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key);
+
+// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
+// (copied into `arena` like the key, or pointed at).
+//
+// # Safety
+// As for `YACItemsMapPut`; `s` NUL-terminated.
+YACErr YACItemsMapPutStr(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key,
+                         const char *s);
+
+// Sets `key` of `map` to a new float node of `d` (`arena` required).
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutDouble(struct YACItems *items,
+                            struct YACArena *arena,
+                            uint32_t map,
+                            const char *key,
+                            double d);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -911,13 +1119,13 @@ YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
 // `w` must be writable for a `struct YACWriter`; `buf` for `cap` bytes,
 // `levels` for `levelsLen` entries and `keys` for `keysLen` bytes, each
 // distinct, for as long as the writer is used.
-enum YACErr YACWriterInit(struct YACWriter *w,
-                          unsigned char *buf,
-                          size_t cap,
-                          struct YACWriterLevel *levels,
-                          size_t levelsLen,
-                          unsigned char *keys,
-                          size_t keysLen);
+YACErr YACWriterInit(struct YACWriter *w,
+                     unsigned char *buf,
+                     size_t cap,
+                     struct YACWriterLevel *levels,
+                     size_t levelsLen,
+                     unsigned char *keys,
+                     size_t keysLen);
 
 // Initialises a count-only writer: nothing is written, every call is
 // checked as usual, and `YACWriterFinish` gives the document's size (to
@@ -927,11 +1135,11 @@ enum YACErr YACWriterInit(struct YACWriter *w,
 //
 // # Safety
 // As for `YACWriterInit`.
-enum YACErr YACWriterInitCount(struct YACWriter *w,
-                               struct YACWriterLevel *levels,
-                               size_t levelsLen,
-                               unsigned char *keys,
-                               size_t keysLen);
+YACErr YACWriterInitCount(struct YACWriter *w,
+                          struct YACWriterLevel *levels,
+                          size_t levelsLen,
+                          unsigned char *keys,
+                          size_t keysLen);
 
 // Makes `w` a streaming writer: whenever the buffer is full, and at
 // `YACWriterFinish`, its bytes go to `flush(flushCtx, bytes, len)`
@@ -943,7 +1151,7 @@ enum YACErr YACWriterInitCount(struct YACWriter *w,
 // # Safety
 // `w` as for every writer call; `flush` must be safe to call with
 // `flushCtx` until the last call on the writer.
-enum YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void *flushCtx);
+YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void *flushCtx);
 
 // Ends the document(s) written so far: refuses containers or a BLOB left
 // open (`YACErrNotEnough`), hands the rest of the buffer to the flush
@@ -953,14 +1161,14 @@ enum YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void 
 //
 // # Safety
 // `w` as for every writer call; `len` NULL or writable.
-enum YACErr YACWriterFinish(uint64_t *len, struct YACWriter *w);
+YACErr YACWriterFinish(uint64_t *len, struct YACWriter *w);
 
 // The writer's error: `YACErrNo`, or the first error met (see the file's
 // notes). `YACErrInvalid` for a NULL or uninitialised `w`.
 //
 // # Safety
 // `w` as for every writer call.
-enum YACErr YACWriterError(struct YACWriter *w);
+YACErr YACWriterError(struct YACWriter *w);
 
 // Opens a LIST; close it with `YACWriterClose`.
 //
@@ -969,7 +1177,7 @@ enum YACErr YACWriterError(struct YACWriter *w);
 // `YACWriterInit`/`YACWriterInitCount` whose regions are still valid.
 // Byte arguments must be readable for their lengths (NULL only with
 // length 0) and may not overlap the writer's regions.
-enum YACErr YACWriterListOpen(struct YACWriter *w);
+YACErr YACWriterListOpen(struct YACWriter *w);
 
 // Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
 // keys in ascending order (length first, then bytewise); close it with
@@ -978,7 +1186,7 @@ enum YACErr YACWriterListOpen(struct YACWriter *w);
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterMapOpen(struct YACWriter *w);
+YACErr YACWriterMapOpen(struct YACWriter *w);
 
 // Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
 // pairs in place in the buffer (an insertion sort: free when the keys
@@ -988,7 +1196,7 @@ enum YACErr YACWriterMapOpen(struct YACWriter *w);
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterMapOpenSorted(struct YACWriter *w);
+YACErr YACWriterMapOpenSorted(struct YACWriter *w);
 
 // Closes the innermost LIST or MAP. Refused: nothing open
 // (`YACErrUnexpectedEOC`), a MAP whose last key has no value
@@ -996,31 +1204,31 @@ enum YACErr YACWriterMapOpenSorted(struct YACWriter *w);
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterClose(struct YACWriter *w);
+YACErr YACWriterClose(struct YACWriter *w);
 
 // Writes NIL.
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterNIL(struct YACWriter *w);
+YACErr YACWriterNIL(struct YACWriter *w);
 
 // Writes TRUE or FALSE.
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterBool(struct YACWriter *w, bool v);
+YACErr YACWriterBool(struct YACWriter *w, bool v);
 
 // Writes a +INT.
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterUint(struct YACWriter *w, uint64_t v);
+YACErr YACWriterUint(struct YACWriter *w, uint64_t v);
 
 // Writes a +INT (`v` >= 0) or -INT.
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterSint(struct YACWriter *w, int64_t v);
+YACErr YACWriterSint(struct YACWriter *w, int64_t v);
 
 // Writes an integer of any size: +INT (`neg` false) of value `mag`, or
 // -INT (`neg` true) of value -1 - `mag`, `mag` being the big-endian
@@ -1028,7 +1236,7 @@ enum YACErr YACWriterSint(struct YACWriter *w, int64_t v);
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterBigint(struct YACWriter *w, bool neg, const unsigned char *mag, size_t magLen);
+YACErr YACWriterBigint(struct YACWriter *w, bool neg, const unsigned char *mag, size_t magLen);
 
 // Writes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
 // holds `d` exactly (NaN payloads kept). Negative zero has no encoding:
@@ -1036,21 +1244,21 @@ enum YACErr YACWriterBigint(struct YACWriter *w, bool neg, const unsigned char *
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterFloat(struct YACWriter *w, double d);
+YACErr YACWriterFloat(struct YACWriter *w, double d);
 
 // Writes a float given as its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
 // 16 or 32), which must be canonical (`YACErrFloatNonMinimal` otherwise).
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterFloatRaw(struct YACWriter *w, const unsigned char *p, size_t pLen);
+YACErr YACWriterFloatRaw(struct YACWriter *w, const unsigned char *p, size_t pLen);
 
 // Writes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, which
 // must be valid and minimal (see `YACAtomTAI64Encode`).
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterTAI64(struct YACWriter *w, const unsigned char *label, size_t labelLen);
+YACErr YACWriterTAI64(struct YACWriter *w, const unsigned char *label, size_t labelLen);
 
 // Writes the TAI64 label (TAI64N when `nsec` is not 0) of a UNIX time:
 // `unixSec` seconds since 1970-01-01 00:00:00 UTC and `nsec`
@@ -1059,7 +1267,7 @@ enum YACErr YACWriterTAI64(struct YACWriter *w, const unsigned char *label, size
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterUTC(struct YACWriter *w, int64_t unixSec, uint32_t nsec);
+YACErr YACWriterUTC(struct YACWriter *w, int64_t unixSec, uint32_t nsec);
 
 // Writes a STR of the `sLen` bytes at `s` (no terminating NUL needed):
 // a value, or the next key when a MAP is open. Invalid UTF-8 or a NUL
@@ -1067,7 +1275,7 @@ enum YACErr YACWriterUTC(struct YACWriter *w, int64_t unixSec, uint32_t nsec);
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterStr(struct YACWriter *w, const char *s, size_t sLen);
+YACErr YACWriterStr(struct YACWriter *w, const char *s, size_t sLen);
 
 // Writes a STR of the NUL-terminated string `s` (as `YACWriterStr` with
 // `strlen(s)`).
@@ -1075,27 +1283,27 @@ enum YACErr YACWriterStr(struct YACWriter *w, const char *s, size_t sLen);
 // # Safety
 // As for `YACWriterListOpen`; `s` must be NULL (`YACErrInvalid`) or
 // NUL-terminated.
-enum YACErr YACWriterStrZ(struct YACWriter *w, const char *s);
+YACErr YACWriterStrZ(struct YACWriter *w, const char *s);
 
 // Writes a BIN of the `vLen` bytes at `v`; inside a BLOB, a chunk (see
 // `YACWriterChunk`).
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterBin(struct YACWriter *w, const unsigned char *v, size_t vLen);
+YACErr YACWriterBin(struct YACWriter *w, const unsigned char *v, size_t vLen);
 
 // Writes a HEXLET of the 16 bytes at `hexlet`.
 //
 // # Safety
 // As for `YACWriterListOpen`; `hexlet` readable for 16 bytes.
-enum YACErr YACWriterHexlet(struct YACWriter *w, const unsigned char *hexlet);
+YACErr YACWriterHexlet(struct YACWriter *w, const unsigned char *hexlet);
 
 // Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
 // `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size_t magicLen);
+YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size_t magicLen);
 
 // Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
 // then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
@@ -1104,7 +1312,7 @@ enum YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
+YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
 
 // Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or
 // shorter to end it (longer: `YACErrBlobBadChunk`; no BLOB open:
@@ -1112,17 +1320,14 @@ enum YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterChunk(struct YACWriter *w, const unsigned char *v, size_t vLen);
+YACErr YACWriterChunk(struct YACWriter *w, const unsigned char *v, size_t vLen);
 
 // Writes a whole BLOB of the `vLen` bytes at `v`, in chunks of `chunkLen`
 // bytes (0 gives `YACErrInvalid`).
 //
 // # Safety
 // As for `YACWriterListOpen`.
-enum YACErr YACWriterBlob(struct YACWriter *w,
-                          uint64_t chunkLen,
-                          const unsigned char *v,
-                          size_t vLen);
+YACErr YACWriterBlob(struct YACWriter *w, uint64_t chunkLen, const unsigned char *v, size_t vLen);
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -1169,5 +1374,10 @@ YAC_LAYOUT_CHECK(items_grow, offsetof(struct YACItems, grow) == YAC_P64(24, 20))
 YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(32, 24));
 YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
 YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
+YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == 128);
+YAC_LAYOUT_CHECK(writer_level_size, sizeof(struct YACWriterLevel) == 24);
+YAC_LAYOUT_CHECK(arena_size, sizeof(struct YACArena) == YAC_P64(24, 12));
+YAC_LAYOUT_CHECK(arena_cap, offsetof(struct YACArena, cap) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(arena_len, offsetof(struct YACArena, len) == YAC_P64(16, 8));
 
 #endif /* YAC_H */
