@@ -452,6 +452,37 @@ static void test_writer(void) {
   CHECK(flushed > 0, "writer: streamed");
 }
 
+/* The builder's typed adders and MAP puts, into a fixed pool and arena. */
+static void test_builder(void) {
+  static struct YACItem pool[32];
+  static unsigned char mem[64], out[128];
+  struct YACItems items;
+  struct YACArena arena;
+  uint32_t root, list, v;
+  size_t off = 0;
+  start();
+  YACItemsInit(&items, pool, 32);
+  YACArenaInit(&arena, mem, sizeof mem);
+  YACItemsAddMap(&root, &items);
+  YACItemsMapPutUint(&items, &arena, root, "u", 1);
+  YACItemsMapPutInt(&items, &arena, root, "i", -1);
+  YACItemsMapPutStr(&items, &arena, root, "s", "text");
+  YACItemsMapPutDouble(&items, &arena, root, "d", 0.25);
+  YACItemsMapPutBool(&items, &arena, root, "b", true);
+  YACItemsMapPutNIL(&items, &arena, root, "n");
+  YACItemsAddList(&list, &items);
+  YACItemsAddUTC(&v, &items, &arena, 1483228800, 1);
+  YACItemsPrepend(&items, list, v);
+  YACItemsAddMagic(&v, &items, &arena, (const unsigned char *)"m", 1);
+  YACItemsPrepend(&items, list, v);
+  YACItemsAddBin(&v, &items, &arena, (const unsigned char *)"ab", 2);
+  YACItemsPrepend(&items, list, v);
+  YACItemsMapPut(NULL, &items, &arena, root, "l", list);
+  YACItemsEncode(&items, root, &off, out, sizeof out);
+  stop("builder");
+  CHECK(off > 0, "builder: encoded");
+}
+
 /* A deep document: no allocation whatever the depth. */
 static void test_deep(void) {
   const size_t depth = 100000;
@@ -493,6 +524,7 @@ int main(void) {
   test_vectors();
   test_edits_and_encoders();
   test_writer();
+  test_builder();
   test_deep();
   return check_report();
 }
