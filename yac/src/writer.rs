@@ -4,7 +4,7 @@
 //! containers, so that it can refuse, with an error and before writing a
 //! byte of it, whatever would make the output invalid or non-canonical: a
 //! MAP key that is not a non-empty STR or is not above the previous key
-//! (length first, then bytewise: [`crate::items::key_above`], the one home
+//! (length first, then bytewise: `items::key_above`, the one home
 //! of that rule), a MAP closed after a key, an EOC with nothing open, a
 //! BLOB chunk that does not fit the chunk length, an item inside a BLOB.
 //! The atoms themselves are validated and encoded by [`crate::enc`].
