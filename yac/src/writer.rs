@@ -249,7 +249,7 @@ impl Core<'_, '_> {
         let pos = self.st.pos;
         if self.st.flags & W_ROOM == 0 {
             if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(src.len())) {
-                dst.copy_from_slice(src);
+                copy(dst, src);
                 self.st.pos = pos + src.len();
                 self.st.total += src.len() as u64;
                 return Ok(());
@@ -265,7 +265,7 @@ impl Core<'_, '_> {
         let pos = self.st.pos;
         if self.st.flags & W_ROOM == 0 {
             if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(16)) {
-                dst.copy_from_slice(w);
+                copy(dst, w);
                 self.st.pos = pos + n;
                 self.st.total += n as u64;
                 return Ok(());
@@ -283,7 +283,7 @@ impl Core<'_, '_> {
             self.flush_some()?;
             let pos = self.st.pos;
             if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(src.len())) {
-                dst.copy_from_slice(src);
+                copy(dst, src);
                 self.st.pos = pos + src.len();
                 self.st.total += n;
                 return Ok(());
@@ -375,7 +375,10 @@ impl Core<'_, '_> {
         let r = self.call_sink(buf.get(..n).unwrap_or(&[]));
         self.buf = buf;
         r?;
-        self.buf.copy_within(n..pos, 0);
+        // The rest moves to the front (a rotation that cannot panic).
+        if let Some(b) = self.buf.get_mut(..pos) {
+            swap_parts(b, n);
+        }
         self.st.pos = pos - n;
         self.st.flushed += n as u64;
         Ok(())
@@ -549,7 +552,7 @@ impl Core<'_, '_> {
                 if area {
                     let base = top - s.len();
                     if let Some(d) = self.keys.get_mut(base..top) {
-                        d.copy_from_slice(s);
+                        copy(d, s);
                     }
                     self.st.keys_top = top;
                 }
@@ -649,7 +652,10 @@ impl Core<'_, '_> {
         }
         let mut head = [0u8; 9];
         head[0] = tag::BLOB;
-        head[1..].copy_from_slice(&chunk_len_minus_one.to_be_bytes());
+        copy(
+            head.get_mut(1..).unwrap_or(&mut []),
+            &chunk_len_minus_one.to_be_bytes(),
+        );
         self.put(&head)?;
         self.push(Level {
             kind: K_BLOB,
@@ -779,6 +785,15 @@ impl Core<'_, '_> {
 /// Length of the header of a BIN/STR of `len` bytes.
 fn string_head_len(len: usize) -> usize {
     enc::string_header(tag::STR, len, &mut [0u8; 9])
+}
+
+/// Copies `src` to the start of `dst`, which is as long by construction
+/// (a `zip` copy, which cannot panic, unlike `copy_from_slice`).
+#[inline(always)]
+fn copy(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
+    }
 }
 
 /// `len` bytes at `at` in `bytes`, if all there.
