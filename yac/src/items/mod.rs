@@ -35,6 +35,7 @@ mod encode_ref;
 mod fast;
 mod node;
 mod parse;
+mod read;
 mod walk;
 
 #[cfg(test)]
@@ -43,9 +44,10 @@ mod tests;
 use core::marker::PhantomData;
 
 pub use build::Arena;
-pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
-pub(crate) use parse::{chunk_fits, key_above};
+pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
+pub use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
+pub use read::Node;
 pub use walk::{Event, Walk, WalkState};
 
 use crate::atom::ItemType;
