@@ -40,6 +40,16 @@ pub struct ParseState {
     /// Type of `cur` (`ItemType` value; 0 at top level), cached so the hot
     /// loop need not read the container's node for every atom.
     pub cur_type: u32,
+    /// Where an unfinished parse stopped: the low 32 bits of `*off`, so
+    /// that a call with another offset is refused, not taken as more input.
+    pub resume_off: u32,
+    /// Low 32 bits of the address of the unfinished parse's buffer: a call
+    /// with another buffer is refused likewise.
+    pub resume_buf: u32,
+    /// Edit generation, kept across documents: changed by every edit that
+    /// unlinks a node and by `clear`, so that a [`super::Cursor`] made
+    /// before such an edit is known to be stale.
+    pub gen: u32,
 }
 
 impl ParseState {
@@ -55,6 +65,17 @@ impl ParseState {
             prev_key: NONE,
             active: 0,
             cur_type: ItemType::Invalid as u32,
+            resume_off: 0,
+            resume_buf: 0,
+            gen: 0,
+        }
+    }
+
+    /// The state between documents, keeping the edit generation of `self`.
+    const fn finished(&self) -> Self {
+        ParseState {
+            gen: self.gen,
+            ..ParseState::idle()
         }
     }
 }
@@ -92,7 +113,11 @@ impl<'a> Items<'a, &mut [Item]> {
     /// [`Items::abort`]). Any other error rolls the pool back to where the
     /// document began and leaves `*off` at the offending atom.
     ///
-    /// An `*off` beyond `buf` is `Err(Invalid)`, with nothing changed.
+    /// An `*off` beyond `buf` is `Err(Invalid)`, with nothing changed. So
+    /// is a call during an unfinished parse whose buffer does not start at
+    /// the same address or whose `*off` is not where that parse stopped:
+    /// a new document is not silently taken as the rest of the old one
+    /// (see [`Items::parsing`]; [`Items::abort`] drops the old one).
     pub fn parse(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
         if *off > buf.len() {
             return Err(Error::Invalid);
@@ -101,15 +126,25 @@ impl<'a> Items<'a, &mut [Item]> {
             self.state = ParseState {
                 start: self.len,
                 active: 1,
-                ..ParseState::idle()
+                ..self.state.finished()
             };
+        } else if self.state.resume_off != *off as u32
+            || self.state.resume_buf != buf.as_ptr() as usize as u32
+        {
+            // Not where the unfinished parse stopped: another document,
+            // not more of this one.
+            return Err(Error::Invalid);
         }
         match self.parse_atoms(buf, off) {
             Ok(root) => {
-                self.state = ParseState::idle();
+                self.state = self.state.finished();
                 Ok(root)
             }
-            Err(e @ (Error::NotEnough(_) | Error::NoMem)) => Err(e),
+            Err(e @ (Error::NotEnough(_) | Error::NoMem)) => {
+                self.state.resume_off = *off as u32;
+                self.state.resume_buf = buf.as_ptr() as usize as u32;
+                Err(e)
+            }
             Err(e) => {
                 self.abort();
                 Err(e)
@@ -118,12 +153,14 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     /// Abandons an unfinished parse: the pool goes back to where that
-    /// document began.
+    /// document began. Nothing else changes (cursors stay valid: they
+    /// cannot point into the unfinished document). A no-op when no parse
+    /// is unfinished.
     pub fn abort(&mut self) {
         if self.state.active != 0 {
             self.len = self.state.start.min(self.len);
         }
-        self.state = ParseState::idle();
+        self.state = self.state.finished();
     }
 
     /// The atom loop: the fast loop takes the common atoms; whatever it
@@ -278,7 +315,10 @@ impl<'a> Items<'a, &mut [Item]> {
         if item.item_type() != ItemType::Bin {
             return Err(Error::BlobBadTerm);
         }
-        let chunk_minus_one = self.node(st.cur + 1)?.raw_u64();
+        // The open BLOB's extension slot: part of the unfinished document,
+        // so read from the whole pool, not through `node` (finished nodes).
+        let ext = self.all_nodes().get(st.cur.wrapping_add(1) as usize);
+        let chunk_minus_one = ext.ok_or(Error::Invalid)?.raw_u64();
         let full = chunk_fits(payload(&item).len(), chunk_minus_one)?;
         let idx = self.push(item)?;
         appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
