@@ -305,9 +305,8 @@ mod tests {
             let bytes = v.to_be_bytes();
             let bits = to_f64_bits(&bytes).unwrap();
             if v & 0x7F80_0000 == 0x7F80_0000 && v & 0x7F_FFFF != 0 {
-                let want = (u64::from(v >> 31) << 63)
-                    | (0x7FF << 52)
-                    | (u64::from(v & 0x7F_FFFF) << 29);
+                let want =
+                    (u64::from(v >> 31) << 63) | (0x7FF << 52) | (u64::from(v & 0x7F_FFFF) << 29);
                 assert_eq!(bits, want, "{v:08X}");
             } else {
                 assert_eq!(bits, f64::from(f32::from_bits(v)).to_bits(), "{v:08X}");
