@@ -36,8 +36,8 @@ STATIC := $(OUT)/libyac.a
 SHARED := $(OUT)/libyac.so.$(VERSION)
 PC     := $(OUT)/yac.pc
 CLI    := $(OUT)/yac
-SOURCES := $(shell find src -path src/bin -prune -o -name '*.rs' -print) \
-           build.rs cbindgen.toml Cargo.toml Cargo.lock
+SOURCES := $(shell find src yac/src -name '*.rs') \
+           build.rs cbindgen.toml Cargo.toml yac/Cargo.toml Cargo.lock
 
 .PHONY: all cli install install-cli uninstall clean
 all: $(STATIC) $(SHARED) $(PC)
@@ -67,8 +67,8 @@ $(OUT)/.pc-dirs: FORCE
 FORCE:
 
 cli: $(CLI)
-$(CLI): $(SOURCES) $(shell find src/bin -name '*.rs')
-	$(CARGO) build --release --bin yac --target-dir $(TARGET_DIR)
+$(CLI): $(SOURCES) $(shell find cli/src -name '*.rs') cli/Cargo.toml
+	$(CARGO) build --release -p yac-cli --bin yac --target-dir $(TARGET_DIR)
 	touch $@
 
 install: all

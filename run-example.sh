@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 target=${CARGO_TARGET_DIR:-target}
-# `cargo rustc --crate-type staticlib` rather than `cargo build`: only a
-# staticlib-only build gets the release profile's LTO (one optimised object
-# instead of whole copies of core and std). build.rs regenerates the header.
+# `cargo rustc --crate-type staticlib` builds the archive alone (release,
+# LTO'd: one optimised object); `cargo build --release` would also link
+# libyac.so.
 cargo rustc --release --lib --crate-type staticlib --quiet
 
 mkdir -p "$target/examples-c"

@@ -41,9 +41,9 @@ if ! have_peers; then
 fi
 if pkg-config --exists msgpack-c; then msgpack_pc=msgpack-c; else msgpack_pc=msgpack; fi
 
-# --- libyac.a, the way the C tests and README build it: `cargo rustc
-# --crate-type staticlib` gets the release profile's LTO (with `cargo build`
-# the staticlib is left un-LTO'd, since the crate is also an rlib).
+# --- libyac.a (release, LTO), the way the C tests build it: `cargo rustc
+# --crate-type staticlib` builds the archive alone (`cargo build --release`
+# would also link libyac.so).
 target="${CARGO_TARGET_DIR:-$root/target}"
 cargo rustc --release --lib --crate-type staticlib --quiet
 mkdir -p "$target/bench"

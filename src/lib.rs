@@ -1,11 +1,10 @@
-//! libyac: the YAC (KEKS) binary serialisation format.
+//! libyac: the C library of the YAC (KEKS) binary serialisation format.
 //!
-//! A `no_std` core that needs no allocator does all decoding, validation and
-//! encoding; [`ffi`] is a thin `extern "C"` layer over it, from which
-//! cbindgen generates `include/yac.h`.
-//!
-//! Modules, one concept each: [`error`], [`atom`] (decoding one item),
-//! [`enc`] (encoding), [`utf8`], [`float`], [`tai64`], and [`ffi`].
+//! The `yac` crate (yac/) does all decoding, validation and encoding;
+//! [`ffi`] is a thin `extern "C"` layer over it, from which cbindgen
+//! generates `include/yac.h`. Built as staticlib + cdylib only (libyac.a,
+//! libyac.so); testkit/libyac-rlib compiles the same sources as an rlib
+//! for the tests and the fuzz targets.
 //!
 //! # Safety contract of the C API
 //! Every pointer/length pair handed to a C entry point must describe memory
@@ -18,22 +17,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
-pub mod atom;
-pub mod enc;
-pub mod error;
 pub mod ffi;
-pub mod float;
-pub mod items;
-pub mod tai64;
-pub mod utf8;
-
-pub use atom::{Atom, ItemType};
-pub use error::Error;
-
-/// The README's Rust examples, compiled and run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
 
 /// A freestanding build has no std to supply the panic handler. Panics are
 /// unreachable by construction (and checked by a symbol test); should one

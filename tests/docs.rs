@@ -78,7 +78,7 @@ fn readme_covers_the_tools_and_the_api() {
         assert!(readme.contains(needle), "README lacks {needle:?}");
     }
     // Every special JSON form the tool reads is documented.
-    let convert = read("src/bin/yac/convert.rs");
+    let convert = read("cli/src/convert.rs");
     for form in [
         "$bin", "$hexlet", "$tai64", "$float", "$magic", "$blob", "$map",
     ] {

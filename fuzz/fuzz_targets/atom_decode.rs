@@ -9,8 +9,7 @@
 //!   prefix is the same final error on the whole input.
 #![no_main]
 
-#[path = "../support/common/mod.rs"]
-mod common;
+use yac_testkit as common;
 
 use common::walk::check_atom_prefixes;
 use libfuzzer_sys::fuzz_target;

@@ -1,4 +1,4 @@
-//! libyac against the independent reference model of tests/common: the
+//! libyac against the independent reference model of the test kit (testkit/): the
 //! document at the start of the input (atoms walked with the structure
 //! rules) must give the same atoms at the same offsets and the same outcome,
 //! and at each of the first offsets of the input the two atom decoders must
@@ -8,16 +8,15 @@
 //! input.
 #![no_main]
 
-#[path = "../support/common/mod.rs"]
-mod common;
+use yac_testkit as common;
 
 use std::mem::MaybeUninit;
 
 use common::walk::{check_atom_agree, check_doc_agree, hex_head};
 use libfuzzer_sys::fuzz_target;
 use yac::atom::{decode, Atom};
-use yac::ffi::atom::{YACAtom, YACAtomDecode};
-use yac::ffi::YACErr;
+use libyac::ffi::atom::{YACAtom, YACAtomDecode};
+use libyac::ffi::YACErr;
 use yac::Error;
 
 /// `YACAtomDecode` of `buf` equals the core decoder's result.

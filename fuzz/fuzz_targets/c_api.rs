@@ -15,11 +15,11 @@ use std::ptr::{null, null_mut};
 
 use input::Input;
 use libfuzzer_sys::fuzz_target;
-use yac::ffi::atom::{YACAtom, YACAtomDecode};
-use yac::ffi::enc::*;
-use yac::ffi::items::*;
-use yac::ffi::tai64::*;
-use yac::ffi::{YACErr, YACErr2Str};
+use libyac::ffi::atom::{YACAtom, YACAtomDecode};
+use libyac::ffi::enc::*;
+use libyac::ffi::items::*;
+use libyac::ffi::tai64::*;
+use libyac::ffi::{YACErr, YACErr2Str};
 use yac::items::{Item, WalkState, NONE};
 
 /// Old pools stay alive until the end of the run (the tree may still point

@@ -9,8 +9,7 @@
 //! panic.
 #![no_main]
 
-#[path = "../support/common/mod.rs"]
-mod common;
+use yac_testkit as common;
 #[path = "../support/input.rs"]
 mod input;
 

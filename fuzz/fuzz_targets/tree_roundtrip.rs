@@ -3,15 +3,14 @@
 //! - a document that parses re-encodes to exactly the bytes consumed
 //!   (`encode` and `encoded_len`), `count_nodes` gives the nodes used and
 //!   the same length, and a walk visits every node once, balanced;
-//! - the independent reference decoder (tests/common/reference.rs) accepts
+//! - the independent reference decoder (testkit/src/reference.rs) accepts
 //!   exactly what parse accepts, with the same length, and rejects with the
 //!   same error class and offset otherwise (its own depth limit aside);
 //! - `count_nodes` fails exactly as parse does, except where parse fails on
 //!   a MAP rule, which counting does not check by design.
 #![no_main]
 
-#[path = "../support/common/mod.rs"]
-mod common;
+use yac_testkit as common;
 
 use common::reference::{self, Kind};
 use common::walk::kind_of;

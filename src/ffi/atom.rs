@@ -3,8 +3,8 @@
 use core::ffi::c_uchar;
 
 use super::{input, out, run, YACErr, YACItemType};
-use crate::atom::{self, Atom, ItemType, Quick, Window};
-use crate::error::Error;
+use yac::atom::{self, Atom, ItemType, Quick, Window};
+use yac::error::Error;
 
 /// Pointer and length of bytes inside the decoded input.
 #[repr(C)]
@@ -308,7 +308,7 @@ unsafe fn decode_checked(
 mod tests {
     extern crate std;
     use super::*;
-    use crate::atom::ItemType;
+    use yac::atom::ItemType;
 
     /// What a C atom means: its type, tag, and the value member its type
     /// sets (the other bytes of the union are unspecified).

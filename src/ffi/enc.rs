@@ -13,10 +13,10 @@
 use core::ffi::{c_char, c_uchar};
 
 use super::{input, out, output, run, YACErr};
-use crate::atom::Atom;
-use crate::enc;
-use crate::error::Error;
-use crate::{float, utf8};
+use yac::atom::Atom;
+use yac::enc;
+use yac::error::Error;
+use yac::{float, utf8};
 
 /// The common body of every encoder: checks `len` and `buf`, asks `need`
 /// for the size, and only when it fits lets `write` fill the buffer.

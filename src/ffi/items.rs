@@ -13,9 +13,9 @@ use core::ffi::{c_char, c_uchar, c_void, CStr};
 
 use super::atom::YACAtom;
 use super::{inp, input, out, output, run, YACErr, YACItemType};
-use crate::atom::Atom;
-use crate::error::Error;
-use crate::items::{
+use yac::atom::Atom;
+use yac::error::Error;
+use yac::items::{
     count_nodes, Event, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
 };
 
@@ -116,7 +116,7 @@ unsafe fn with_mut<R>(
     let mut tree = unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state) };
     let r = f(&mut tree);
     it.len = tree.len() as u32;
-    it.state = tree.state;
+    it.state = tree.parse_state();
     r.map_err(YACErr::from)
 }
 
@@ -625,7 +625,7 @@ unsafe fn core_atom(atom: *const YACAtom) -> Result<Atom<'static>, YACErr> {
             Atom::Magic(bytes()?.try_into().map_err(|_| YACErr::YACErrInvalid)?)
         }
         t if t == YACItemType::YACItemBin as i32 => Atom::Bin(bytes()?),
-        t if t == YACItemType::YACItemStr as i32 => Atom::Str(crate::utf8::validate_str(bytes()?)?),
+        t if t == YACItemType::YACItemStr as i32 => Atom::Str(yac::utf8::validate_str(bytes()?)?),
         _ => return Err(YACErr::YACErrInvalid),
     })
 }

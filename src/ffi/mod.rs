@@ -10,8 +10,8 @@
 
 use core::ffi::{c_char, c_int};
 
-use crate::atom::ItemType;
-use crate::error::Error;
+use yac::atom::ItemType;
+use yac::error::Error;
 
 pub mod atom;
 pub mod enc;

@@ -7,7 +7,7 @@ use core::ffi::c_uchar;
 
 use super::enc::emit;
 use super::{input, out, run, YACErr};
-use crate::tai64::{self, Tai};
+use yac::tai64::{self, Tai};
 
 /// Writes the label (8, 12 or 16 bytes) made by `make` at `buf`, with the
 /// encoders' room contract.
@@ -18,7 +18,7 @@ unsafe fn emit_label(
     len: *mut usize,
     buf: *mut c_uchar,
     cap: usize,
-    make: impl FnOnce(&mut [u8; 16]) -> Result<usize, crate::Error>,
+    make: impl FnOnce(&mut [u8; 16]) -> Result<usize, yac::Error>,
 ) -> YACErr {
     let mut label = [0u8; 16];
     let made = make(&mut label).map_err(YACErr::from);
@@ -32,7 +32,7 @@ unsafe fn emit_label(
                 cap,
                 || bytes.map(<[u8]>::len),
                 |b| {
-                    let src = bytes.map_err(|_| crate::Error::Invalid)?;
+                    let src = bytes.map_err(|_| yac::Error::Invalid)?;
                     for (d, s) in b.iter_mut().zip(src) {
                         *d = *s;
                     }

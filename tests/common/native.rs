@@ -45,10 +45,9 @@ pub fn run(cmd: &mut Command) -> Output {
 /// README does: `cargo rustc --release --lib --crate-type staticlib`, plus
 /// `extra` arguments.
 ///
-/// Why not `cargo build`: with `crate-type = [staticlib, rlib]`
-/// cargo cannot apply the release profile's LTO (rlibs are never LTO'd), so
-/// `cargo build` gives an archive of whole, separately compiled objects
-/// (all of core, std) instead of one optimised object.
+/// The archive alone: `cargo build --release` would also link libyac.so.
+/// Both get the release profile's LTO (the root package has no rlib crate
+/// type, which would make cargo skip LTO).
 ///
 /// The nested cargo does not wait on the outer one: the outer `cargo test`
 /// locks only its own profile's directory (target/debug), the release

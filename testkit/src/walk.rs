@@ -4,9 +4,7 @@
 //! libyac returns, and records them as [`RefAtom`]s for comparison with
 //! [`super::reference::decode_traced`].
 //!
-//! Shared by the tests and the fuzz targets (the latter include it with
-//! `#[path]` next to `reference.rs`, which must be visible as
-//! `super::reference`).
+//! Shared by the tests and the fuzz targets through the test kit.
 
 use super::reference::{key_less, Kind, RefAtom, RefError, MAX_DEPTH};
 use yac::atom::{decode, Atom};

@@ -1,9 +1,7 @@
 //! Rust-side benchmark of the core, for profiling (the C benchmark against
-//! msgpack-c lives in benches/c/). An example rather than a `cargo bench`
-//! target: bench harnesses are always built to unwind, which would need a
-//! second build of the library beside the `yac` binary's (see Cargo.toml).
+//! msgpack-c lives in benches/c/).
 //! Usage:
-//!   cargo run --release --example bench_tree [-- DATA_DIR]
+//!   cargo run -p yac --release --example bench_tree [-- DATA_DIR]
 //! Prints per document: median parse / atom walk / encode time and MB/s.
 
 use std::time::Instant;
@@ -31,7 +29,7 @@ fn main() {
     let dir = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data").to_string());
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/data").to_string());
     println!(
         "{:<12} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "document", "parse ms", "MB/s", "noutf8 ms", "atoms ms", "encode ms"

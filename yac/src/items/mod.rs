@@ -114,7 +114,8 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
     /// `state` must be the state those calls left.
-    pub(crate) unsafe fn from_parts(
+    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    pub unsafe fn from_parts(
         pool: &'p mut [Item],
         len: u32,
         opts: Options,
@@ -125,6 +126,13 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         items.opts = opts;
         items.state = state;
         items
+    }
+
+    /// The parser's state between calls (the C layer keeps it in `struct
+    /// YACItems`, and gives it back to [`Items::from_parts`]).
+    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    pub fn parse_state(&self) -> ParseState {
+        self.state
     }
 
     /// A read-only view of the same tree.
@@ -209,7 +217,8 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
     /// # Safety
     /// The nodes must have been made by this module (parse or edits) for
     /// input living for `'a`, unchanged since.
-    pub(crate) unsafe fn view_parts(nodes: &'p [Item], len: u32) -> Self {
+    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    pub unsafe fn view_parts(nodes: &'p [Item], len: u32) -> Self {
         let len = len.min(nodes.len().min(MAX_NODES) as u32);
         Items {
             nodes,

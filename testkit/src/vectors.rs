@@ -1,5 +1,5 @@
 //! The conformance vectors of FORMAT.md as data, shared by every test that
-//! needs them (`tests/vectors.rs` checks the Rust decoder, `tests/c_api.rs`
+//! needs them (`yac/tests/vectors.rs` checks the Rust decoder, `tests/c_api.rs`
 //! turns them into a C header for `c-tests/test_atoms.c`; an encoder test
 //! re-encodes [`VALID`] atom by atom and compares with the bytes).
 //!

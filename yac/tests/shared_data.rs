@@ -2,7 +2,7 @@
 //! the reference `.yac` encodings parse into a tree whose walk checksum
 //! (data/README.md) matches counts.json, and re-encode byte for byte.
 
-mod common;
+use yac_testkit as common;
 
 use yac::items::{Event, Item, Items, ItemsMut};
 use yac::ItemType;

@@ -3,7 +3,7 @@
 //! FORMAT.md vectors, on thousands of generated valid documents and on
 //! mutations of them. All seeds are fixed: a failure reproduces exactly.
 
-mod common;
+use yac_testkit as common;
 
 use common::reference::{decode_atom, float_canonical, MAX_DEPTH};
 use common::walk::{check_atom_agree, check_atom_prefixes, check_doc_agree, hex_head};
@@ -672,7 +672,7 @@ fn utf8_sequences_agree() {
 #[test]
 #[ignore]
 fn write_fuzz_seeds() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
     let mut rng = Rng::new(6);
     let mut seeds: Vec<Vec<u8>> = valid_vectors().into_iter().map(|(_, b)| b).collect();
     seeds.extend(invalid_vectors().into_iter().map(|(b, _, _)| b));

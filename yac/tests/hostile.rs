@@ -7,7 +7,7 @@
 //! failed parse leaves the pool exactly as it was: every parse here goes
 //! into a pool that already holds another document, compared node by node.
 
-mod common;
+use yac_testkit as common;
 
 use common::gen::{gen_value, Rng};
 use common::reference;

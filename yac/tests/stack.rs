@@ -2,8 +2,8 @@
 //! depth: each runs on a fresh thread whose stack is painted with a
 //! pattern first, on documents nested 10, 10^3 and 10^5 deep, and the
 //! high-water mark (how far below the caller the pattern was overwritten)
-//! must be the same at every depth, and small. `cargo test --test stack --
-//! --nocapture` prints the figures. (tests/freestanding.rs shows the
+//! must be the same at every depth, and small. `cargo test -p yac --test stack
+//! -- --nocapture` prints the figures. (tests/freestanding.rs shows the
 //! structural reason: no function reachable from the C API recurses.)
 
 use std::hint::black_box;

@@ -3,7 +3,7 @@
 //! table, and the float rules. The vectors themselves live in
 //! `common/vectors.rs`, shared with the C and encoder tests.
 
-mod common;
+use yac_testkit as common;
 
 use common::vectors::{bytes, check_containers, walk, INVALID_ATOM, INVALID_STREAM, VALID};
 use yac::atom::decode;

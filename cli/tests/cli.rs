@@ -2,7 +2,7 @@
 //! inputs (FORMAT.md's vectors), exit codes, stdin, JSON mapping rules, round
 //! trips of generated documents, the reference documents of ../shared/data.
 
-mod common;
+use yac_testkit as common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -67,7 +67,7 @@ fn put(out: &mut Vec<u8>, a: &Atom<'_>) {
 }
 
 fn temp_file(name: &str, data: &[u8]) -> PathBuf {
-    let dir = common::native::target_dir().join("cli-test");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-test");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, data).unwrap();

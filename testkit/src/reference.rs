@@ -1,11 +1,10 @@
 //! An independent reference model of the YAC wire format (2024-11 revision),
 //! written from /work/shared/spec/FORMAT.md alone. It deliberately shares no
-//! code with `src/` (it never calls `yac::`), favours obviousness over speed,
+//! code with the `yac` crate (it never calls `yac::`), favours obviousness over speed,
 //! and recurses freely (bounded by [`MAX_DEPTH`]).
 //!
-//! It is included by the integration tests (`tests/common/mod.rs`) and by the
-//! fuzz targets (`fuzz/fuzz_targets/*.rs`, via `#[path]`), so it must only use
-//! `std`.
+//! It is part of the test kit (yac-testkit), used by the integration tests
+//! of every package and by the fuzz targets; it must only use `std`.
 //!
 //! # Error reporting and where it may legitimately differ from libyac
 //! A [`RefError`] is a [`Kind`] (one per failure class of the format, named as
