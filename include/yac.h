@@ -222,6 +222,16 @@ struct YACParseState {
   // Type of `cur` (`ItemType` value; 0 at top level), cached so the hot
   // loop need not read the container's node for every atom.
   uint32_t cur_type;
+  // Where an unfinished parse stopped: the low 32 bits of `*off`, so
+  // that a call with another offset is refused, not taken as more input.
+  uint32_t resume_off;
+  // Low 32 bits of the address of the unfinished parse's buffer: a call
+  // with another buffer is refused likewise.
+  uint32_t resume_buf;
+  // Edit generation, kept across documents: changed by every edit that
+  // unlinks a node and by `clear`, so that a cursor made
+  // before such an edit is known to be stale.
+  uint32_t gen;
 };
 
 // A tree in caller memory: the node pool, its use, and the parser's

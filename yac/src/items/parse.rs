@@ -47,7 +47,7 @@ pub struct ParseState {
     /// with another buffer is refused likewise.
     pub resume_buf: u32,
     /// Edit generation, kept across documents: changed by every edit that
-    /// unlinks a node and by `clear`, so that a [`super::Cursor`] made
+    /// unlinks a node and by `clear`, so that a cursor made
     /// before such an edit is known to be stale.
     pub gen: u32,
 }
