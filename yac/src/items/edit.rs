@@ -188,8 +188,11 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     /// Replaces the value of a non-container node in place with a
-    /// non-container `atom` (links are kept). A STR that is a MAP key may
-    /// be changed; the encoder refuses a MAP whose order it broke.
+    /// non-container `atom` (links are kept). A leaf carries no link to
+    /// its container, so nothing here depends on where it is: a MAP key
+    /// may be changed (the encoder refuses a MAP whose keys it made out of
+    /// order or not STR), and so may a BLOB chunk (the encoder refuses a
+    /// BLOB whose chunks are then not BINs of the right lengths).
     pub fn set_value(&mut self, idx: u32, atom: &Atom<'a>) -> Result<(), Error> {
         self.editable()?;
         let old = *self.node(idx)?;

@@ -276,8 +276,9 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         self.nodes.as_ref().get(..n).unwrap_or(&[])
     }
 
-    /// Every node in use, an unfinished parse's included.
-    pub(crate) fn all_nodes(&self) -> &[Item] {
+    /// Every node in use, an unfinished parse's included (whose links are
+    /// the parser's until it ends).
+    pub fn all_nodes(&self) -> &[Item] {
         self.nodes.as_ref().get(..self.len as usize).unwrap_or(&[])
     }
 
