@@ -37,6 +37,11 @@ fn main() {
         "\n#define YAC_VERSION_MAJOR {major}\n#define YAC_VERSION_MINOR {minor}\n#define YAC_VERSION_PATCH {patch}\n#define YAC_VERSION \"{version}\"\n\n/* Node index meaning \"no node\" (no child, sibling or parent). */\n#define YACItemNone UINT32_MAX\n/* `next` of a node that is linked nowhere (new, removed, or a root). */\n#define YACItemUnlinked (UINT32_MAX - 1)\n"
     ));
 
+    config.trailer = Some(format!(
+        "{}\n#endif /* YAC_H */",
+        hand_written_parts(&crate_dir.join("src/ffi/header"))
+    ));
+
     let bindings = match cbindgen::Builder::new()
         .with_crate(&crate_dir)
         .with_config(config)
@@ -56,4 +61,23 @@ fn main() {
         "cargo:rustc-env=YAC_GENERATED_HEADER={}",
         generated.display()
     );
+}
+
+/// The header's hand-written C (layout checks, inline readers): every `.h`
+/// file of `dir`, in name order, appended after the generated
+/// declarations. They are C only, so cbindgen cannot write them.
+fn hand_written_parts(dir: &std::path::Path) -> String {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("src/ffi/header exists")
+        .map(|e| e.expect("src/ffi/header is readable").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "h"))
+        .collect();
+    files.sort();
+    let mut out = String::new();
+    for f in files {
+        out.push('\n');
+        out.push_str(&std::fs::read_to_string(&f).expect("header part is readable"));
+    }
+    out
 }

@@ -8,8 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # The whole workspace: the yac crate (yac/), the C library (root), the
-# `yac` tool (cli/) and the test kit (testkit/).
+# `yac` tool (cli/) and the test kit (testkit/), with every feature (the
+# yac crate's serde support included); the yac crate also without std.
 cargo fmt --all --check
-cargo clippy --workspace --all-targets -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
-cargo test --workspace
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+cargo clippy -p yac --no-default-features --features serde -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+cargo test --workspace --all-features

@@ -18,7 +18,7 @@ struct Doc {
 #define PUT(d, fn, ...)                                                      \
   do {                                                                       \
     size_t put_len_ = 0;                                                     \
-    enum YACErr put_err_ =                                                   \
+    YACErr put_err_ =                                                   \
         fn(&put_len_, (d)->b + (d)->n, sizeof((d)->b) - (d)->n, __VA_ARGS__); \
     CHECK(put_err_ == YACErrNo, #fn);                                        \
     (d)->n += put_len_;                                                      \
@@ -28,7 +28,7 @@ struct Doc {
 #define PUT0(d, fn)                                                          \
   do {                                                                       \
     size_t put_len_ = 0;                                                     \
-    enum YACErr put_err_ =                                                   \
+    YACErr put_err_ =                                                   \
         fn(&put_len_, (d)->b + (d)->n, sizeof((d)->b) - (d)->n);             \
     CHECK(put_err_ == YACErrNo, #fn);                                        \
     (d)->n += put_len_;                                                      \

@@ -41,7 +41,7 @@ static void check_truncations(const unsigned char *whole, size_t used,
     while (have < used) {
       struct YACAtom atom;
       size_t got = 0;
-      enum YACErr err;
+      YACErr err;
       if (exact) {
         unsigned char *copy = copy_of(whole, have);
         err = YACAtomDecode(&got, &atom, copy, have);
@@ -67,7 +67,7 @@ static void check_valid(const struct ValidVector *v) {
     const struct ExpectAtom *e = &v->atoms[i];
     struct YACAtom atom;
     size_t got = 12345;
-    enum YACErr err = YACAtomDecode(&got, &atom, buf + off, v->len - off);
+    YACErr err = YACAtomDecode(&got, &atom, buf + off, v->len - off);
     CHECK(err == YACErrNo, v->name);
     if (err != YACErrNo) {
       break;
@@ -102,7 +102,7 @@ static void check_invalid(const struct InvalidVector *v) {
   struct YACAtom atom;
   struct YACAtom before;
   size_t got = 12345;
-  enum YACErr err;
+  YACErr err;
   memset(&atom, 0x5A, sizeof atom);
   memcpy(&before, &atom, sizeof atom);
   err = YACAtomDecode(&got, &atom, buf, v->len);

@@ -104,7 +104,7 @@ static size_t check_round_trip(const unsigned char *doc, size_t len,
    * others by random chunks of 1..16 bytes. */
   for (pass = 0; pass < 4; pass++) {
     size_t have = 0;
-    enum YACErr err = YACErrNotEnough;
+    YACErr err = YACErrNotEnough;
     unsigned calls = 0;
     pool = new_pool(nodes);
     YACItemsInit(&items, pool, nodes);
@@ -151,7 +151,7 @@ static void check_exhaustion(const unsigned char *a, size_t a_len,
       struct YACItems items;
       uint32_t root_a = 0, root_b = 12345;
       size_t off = 0;
-      enum YACErr err;
+      YACErr err;
       YACItemsInit(&items, pool, cap);
       CHECK(YACItemsParse(&items, &root_a, &off, a, a_len) == YACErrNo, name);
       CHECK(items.len == a_nodes, name);
@@ -238,7 +238,7 @@ static void test_invalid(void) {
     size_t off = 0;
     size_t doc_start = 0;
     uint32_t len_before = 0;
-    enum YACErr err;
+    YACErr err;
     YACItemsInit(&items, pool, COUNT(pool));
     /* Documents one after another until the stream fails. */
     for (;;) {
@@ -390,7 +390,7 @@ static void test_bad_arguments(void) {
   struct YACItem pool[8];
   struct YACItems items;
   struct YACWalk walk;
-  enum YACWalkEvent ev;
+  YACWalkEvent ev;
   struct YACAtom atom;
   uint32_t root = 0, idx = 0, d = 0;
   size_t off = 0, count = 0, len = 0, nodes = 0;
@@ -707,8 +707,8 @@ static void test_deep(void) {
   struct YACItems items;
   struct YACWalk walk;
   uint32_t root = 1, idx, d, max_depth = 0;
-  enum YACWalkEvent ev;
-  enum YACErr err;
+  YACWalkEvent ev;
+  YACErr err;
   memset(buf, 0x08, depth);
   memset(buf + depth, 0x00, depth);
   CHECK(YACItemsNodesNeeded(&nodes, &used, buf, len, 0) == YACErrNo, "deep");
@@ -776,8 +776,8 @@ static uint32_t add_uint(struct YACItems *items, uint64_t v) {
   return idx;
 }
 
-static uint32_t add_bytes(struct YACItems *items, enum YACItemType typ,
-                          const void *p, size_t len, enum YACErr want) {
+static uint32_t add_bytes(struct YACItems *items, YACItemType typ,
+                          const void *p, size_t len, YACErr want) {
   struct YACAtom a;
   uint32_t idx = YACItemNone;
   uint32_t before = items->len;
@@ -790,7 +790,7 @@ static uint32_t add_bytes(struct YACItems *items, enum YACItemType typ,
   return idx;
 }
 
-static uint32_t add_plain(struct YACItems *items, enum YACItemType typ) {
+static uint32_t add_plain(struct YACItems *items, YACItemType typ) {
   struct YACAtom a;
   uint32_t idx = YACItemNone;
   memset(&a, 0, sizeof a);
@@ -1104,7 +1104,7 @@ static void test_add(void) {
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add EOC");
   a.typ = YACItemInvalid;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add Invalid");
-  a.typ = (enum YACItemType)99;
+  a.typ = 99;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add 99");
   a.typ = YACItemNint;
   a.v.sint = 0;
@@ -1236,12 +1236,12 @@ static void test_walk(void) {
   struct YACItems items;
   struct YACWalk walk;
   uint32_t root, idx, depth;
-  enum YACWalkEvent ev;
+  YACWalkEvent ev;
   size_t off = 0, i;
   /* [1, {a: []}, BLOB 3 "abc" "d", "x"]: nodes 0 L, 1 one, 2 MAP, 3 "a",
    * 4 L, 5 BLOB, 6 its slot, 7 "abc", 8 "d", 9 "x". */
   static const struct {
-    enum YACWalkEvent ev;
+    YACWalkEvent ev;
     uint32_t idx, depth;
   } want[] = {{YACWalkEnter, 0, 0}, {YACWalkLeaf, 1, 1},  {YACWalkEnter, 2, 1},
               {YACWalkLeaf, 3, 2},  {YACWalkEnter, 4, 2}, {YACWalkExit, 4, 2},
@@ -1299,7 +1299,7 @@ static void test_walk(void) {
   pool[9].next = 1;
   YACItemsWalkInit(&walk, &items, root);
   for (i = 0; i < 100; i++) {
-    enum YACErr err = YACItemsWalkNext(&ev, &idx, &depth, &walk, &items);
+    YACErr err = YACItemsWalkNext(&ev, &idx, &depth, &walk, &items);
     if (err != YACErrNo) {
       CHECK(err == YACErrInvalid, "broken walk");
       break;

@@ -248,7 +248,7 @@ static void test_vectors(void) {
     struct YACItems items;
     struct YACAtom atom;
     struct YACWalk walk;
-    enum YACWalkEvent ev;
+    YACWalkEvent ev;
     uint32_t root = 0, idx, depth;
     size_t off = 0, got = 0, nodes = 0, used = 0, have, elen = 0;
     size_t count;
@@ -404,7 +404,7 @@ static void test_deep(void) {
   struct YACItem *pool = malloc(depth * sizeof *pool);
   struct YACItems items;
   struct YACWalk walk;
-  enum YACWalkEvent ev;
+  YACWalkEvent ev;
   uint32_t root, idx, d;
   size_t nodes = 0, used, off = 0, events = 0;
   if (buf == NULL || out == NULL || pool == NULL) {

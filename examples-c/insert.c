@@ -21,7 +21,7 @@ static void print_hex(const char *label, const unsigned char *p, size_t n) {
   putchar('\n');
 }
 
-static int fail(const char *what, enum YACErr err) {
+static int fail(const char *what, YACErr err) {
   fprintf(stderr, "error: %s: %s\n", what, YACErr2Str(err));
   return 1;
 }
@@ -34,7 +34,7 @@ int main(void) {
   struct YACItems items;
   struct YACAtom atom;
   uint32_t root = 0, prev, node = 0;
-  enum YACErr err;
+  YACErr err;
 
   /* The document: LIST [10, 20, 40, 50], written with the atom encoders. */
   YACAtomListEncode(&len, doc + n, sizeof doc - n);

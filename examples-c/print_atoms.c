@@ -245,7 +245,7 @@ int main(int argc, char **argv) {
     struct YACAtom atom;
     size_t got = 0;
     size_t indent;
-    enum YACErr err = YACAtomDecode(&got, &atom, buf + off, len - off);
+    YACErr err = YACAtomDecode(&got, &atom, buf + off, len - off);
     if (err != YACErrNo) {
       fprintf(stderr, "%s: offset %zu: %s", argv[1], off, YACErr2Str(err));
       if (err == YACErrNotEnough) {

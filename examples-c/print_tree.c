@@ -114,7 +114,7 @@ static void print_tai64(const unsigned char *p, size_t n) {
   uint32_t nsec = 0;
   bool leap = false;
   unsigned mo, d;
-  enum YACErr err = YACTAI64ToUTC(&sec, &nsec, &leap, p, n);
+  YACErr err = YACTAI64ToUTC(&sec, &nsec, &leap, p, n);
   printf("%s ", n == 8 ? "TAI64" : n == 12 ? "TAI64N" : "TAI64NA");
   if (err != YACErrNo) {
     print_hex(p, n, 16);
@@ -230,7 +230,7 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
 static int print_tree(const struct YACItems *items, uint32_t root,
                       unsigned char *is_key) {
   struct YACWalk walk;
-  enum YACWalkEvent ev;
+  YACWalkEvent ev;
   uint32_t idx, depth;
   int after_key = 0;
   YACItemsWalkInit(&walk, items, root);
@@ -242,7 +242,7 @@ static int print_tree(const struct YACItems *items, uint32_t root,
       return 0;
     }
     if (ev == YACWalkExit) {
-      enum YACItemType t = YACItemsType(items, idx);
+      YACItemType t = YACItemsType(items, idx);
       indent(depth);
       puts(t == YACItemList ? "]" : "}");
       continue;
@@ -299,7 +299,7 @@ int main(int argc, char **argv) {
     struct YACItem *pool;
     unsigned char *is_key;
     uint32_t root = 0;
-    enum YACErr err = YACItemsNodesNeeded(&nodes, &used, buf + off, len - off, 0);
+    YACErr err = YACItemsNodesNeeded(&nodes, &used, buf + off, len - off, 0);
     if (err != YACErrNo) {
       /* The counting pass does not say where the input went wrong; the
        * parser does. No item needs more nodes than it has bytes (every

@@ -40,7 +40,7 @@ int main(void) {
   uint64_t port = 0;
   double ratio = 0;
   bool enabled = false;
-  enum YACErr err;
+  YACErr err;
 
   YACItemsInit(&items, pool, sizeof pool / sizeof pool[0]);
   err = YACItemsParse(&items, &root, &off, config, sizeof config);

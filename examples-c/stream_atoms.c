@@ -21,7 +21,7 @@
 
 #define CHUNK 7
 
-static const char *type_name(enum YACItemType t) {
+static const char *type_name(YACItemType t) {
   switch (t) {
   case YACItemEOC: return "EOC";
   case YACItemNIL: return "NIL";
@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
   for (;;) {
     struct YACAtom atom;
     size_t got = 0;
-    enum YACErr err;
+    YACErr err;
     /* Read CHUNK bytes at a time until the decoder's wish is met. */
     while (have < want && !eof) {
       size_t n;

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 
 #define YAC_VERSION_MAJOR 0
-#define YAC_VERSION_MINOR 1
+#define YAC_VERSION_MINOR 2
 #define YAC_VERSION_PATCH 0
-#define YAC_VERSION "0.1.0"
+#define YAC_VERSION "0.2.0"
 
 /* Node index meaning "no node" (no child, sibling or parent). */
 #define YACItemNone UINT32_MAX
@@ -21,7 +21,14 @@
 
 // Result of every libyac entry point. `YACErrNo` (0) is success; every
 // other value names one failure class. Values are stable across versions.
-enum YACErr {
+// In C, `YACErr` is a `uint32_t` (the enum only names the values), so its
+// size does not depend on `-fshort-enums`; the same holds for
+// `YACItemType`, `YACItemsFlag` and `YACWalkEvent`.
+enum YACErr
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
   // Success.
   YACErrNo = 0,
   // The input ends inside an item; the decoder says how many more bytes
@@ -68,10 +75,17 @@ enum YACErr {
   // Bad argument: NULL pointer, index out of range, wrong node type.
   YACErrInvalid = 21,
 };
+#ifndef __cplusplus
+typedef uint32_t YACErr;
+#endif // __cplusplus
 
 // The high-level type of an atom or node (same values as the Rust
 // `ItemType`).
-enum YACItemType {
+enum YACItemType
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
   // Not a valid item.
   YACItemInvalid = 0,
   // End of container.
@@ -109,15 +123,29 @@ enum YACItemType {
   // -INT beyond int64_t: wire magnitude v, value -1 - v.
   YACItemNbig = 17,
 };
+#ifndef __cplusplus
+typedef uint32_t YACItemType;
+#endif // __cplusplus
 
-// Flags of `struct YACItems`.
-enum YACItemsFlag {
+// Flags of `struct YACItems` (bits of its `flags` word).
+enum YACItemsFlag
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
   // Skip UTF-8 (and NUL) validation of STR payloads: trusted input only.
   YACItemsTrustUTF8 = 1,
 };
+#ifndef __cplusplus
+typedef uint32_t YACItemsFlag;
+#endif // __cplusplus
 
 // What `YACItemsWalkNext` found.
-enum YACWalkEvent {
+enum YACWalkEvent
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
   // The walk is over.
   YACWalkEnd = 0,
   // A node that is not a container.
@@ -127,6 +155,9 @@ enum YACWalkEvent {
   // The same container, after its children.
   YACWalkExit = 3,
 };
+#ifndef __cplusplus
+typedef uint32_t YACWalkEvent;
+#endif // __cplusplus
 
 // Pointer and length of bytes inside the decoded input.
 struct YACBytes {
@@ -153,8 +184,10 @@ union YACAtomValue {
 struct YACAtom {
   // The value; see `union YACAtomValue`.
   union YACAtomValue v;
-  // The high-level type.
-  enum YACItemType typ;
+  // The high-level type: a `YACItemType` value. A plain word, not the
+  // enum, because C may store any value here (`YACItemsAdd` refuses
+  // unknown ones).
+  uint32_t typ;
   // The raw tag byte (tells FLOAT16 from FLOAT32, TAI64 from TAI64N, ...).
   uint8_t tag;
 };
@@ -199,41 +232,6 @@ typedef struct YACItem *(*YACItemsGrowFn)(void *ctx,
                                           size_t old_cap,
                                           size_t *new_cap);
 
-// Where an unfinished parse stands. Plain words with a C layout, so that
-// the C layer can keep it inside `struct YACItems`; callers treat it as
-// opaque.
-struct YACParseState {
-  // Innermost open container, `NONE` at top level.
-  uint32_t cur;
-  // Last child appended to `cur` (or the root), `NONE` if none yet.
-  uint32_t last;
-  // Children of `cur` so far.
-  uint32_t count;
-  // Number of open containers.
-  uint32_t depth;
-  // Pool length when the document began: where an error rolls back to.
-  uint32_t start;
-  // The document's root, `NONE` until its first atom.
-  uint32_t root;
-  // Previous key of `cur` when it is a MAP, `NONE` before the first.
-  uint32_t prev_key;
-  // 1 while a document is being parsed, 0 between documents.
-  uint32_t active;
-  // Type of `cur` (`ItemType` value; 0 at top level), cached so the hot
-  // loop need not read the container's node for every atom.
-  uint32_t cur_type;
-  // Where an unfinished parse stopped: the low 32 bits of `*off`, so
-  // that a call with another offset is refused, not taken as more input.
-  uint32_t resume_off;
-  // Low 32 bits of the address of the unfinished parse's buffer: a call
-  // with another buffer is refused likewise.
-  uint32_t resume_buf;
-  // Edit generation, kept across documents: changed by every edit that
-  // unlinks a node and by `clear`, so that a cursor made
-  // before such an edit is known to be stale.
-  uint32_t gen;
-};
-
 // A tree in caller memory: the node pool, its use, and the parser's
 // options and state. Initialise with `YACItemsInit`; then `list`, `len`
 // and `cap` may be read, `maxDepth`, `flags`, `grow` and `growCtx` set.
@@ -252,25 +250,17 @@ struct YACItems {
   YACItemsGrowFn grow;
   // Passed to `grow`.
   void *growCtx;
-  // Parser state between calls (opaque).
-  struct YACParseState state;
+  // Internal: where an unfinished parse stands. Set by `YACItemsInit`,
+  // kept by libyac between calls; never read or write it.
+  uint32_t reserved[16];
 };
 
-// Where a walk stands: plain words with a C layout (`struct YACWalk`), so
-// that C code can walk without recursion too.
+// Where a walk stands. Set up with `YACItemsWalkInit`; the words are
+// libyac's (a walk needs no other memory, so C code walks without
+// recursion too); never read or write them.
 struct YACWalk {
-  // The subtree's root.
-  uint32_t root;
-  // The node to visit or leave next.
-  uint32_t node;
-  // 0: visit `node`; 1: leave container `node`; 2: done.
-  uint32_t what;
-  // The container holding `node` (meaningless at the root).
-  uint32_t cur;
-  // Nesting depth of `node`.
-  uint32_t depth;
-  // Steps left before the walk declares the links broken.
-  uint32_t steps_left;
+  // Internal state.
+  uint32_t reserved[8];
 };
 
 #ifdef __cplusplus
@@ -303,7 +293,7 @@ const char *YACVersion(void);
 // `got` and `atom` must each be NULL or point to a writable object of
 // their type; `buf` must point to `len` readable bytes. None of them is
 // kept after the call, but byte values in `*atom` point into `buf`.
-enum YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
+YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -320,41 +310,41 @@ enum YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char
 // `len` must point to a writable `size_t`; `buf` must be writable for
 // `cap` bytes and not overlap any input of the call (or be NULL with
 // `cap` 0).
-enum YACErr YACAtomEOCEncode(size_t *len, unsigned char *buf, size_t cap);
+YACErr YACAtomEOCEncode(size_t *len, unsigned char *buf, size_t cap);
 
 // Encodes NIL.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomNILEncode(size_t *len, unsigned char *buf, size_t cap);
+YACErr YACAtomNILEncode(size_t *len, unsigned char *buf, size_t cap);
 
 // Encodes TRUE or FALSE.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomBoolEncode(size_t *len, unsigned char *buf, size_t cap, bool v);
+YACErr YACAtomBoolEncode(size_t *len, unsigned char *buf, size_t cap, bool v);
 
 // Encodes a HEXLET from the 16 bytes at `hexlet` (UUID, IPv6 address...).
 //
 // # Safety
 // As for `YACAtomEOCEncode`; `hexlet` must be readable for 16 bytes
 // (NULL gives `YACErrInvalid`).
-enum YACErr YACAtomHexletEncode(size_t *len,
-                                unsigned char *buf,
-                                size_t cap,
-                                const unsigned char *hexlet);
+YACErr YACAtomHexletEncode(size_t *len,
+                           unsigned char *buf,
+                           size_t cap,
+                           const unsigned char *hexlet);
 
 // Encodes a +INT.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomUintEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t v);
+YACErr YACAtomUintEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t v);
 
 // Encodes a signed integer: +INT when `v >= 0`, -INT otherwise.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomSintEncode(size_t *len, unsigned char *buf, size_t cap, int64_t v);
+YACErr YACAtomSintEncode(size_t *len, unsigned char *buf, size_t cap, int64_t v);
 
 // Encodes an integer of any size: +INT (`neg` false) with value `mag`, or
 // -INT (`neg` true) with value -1 - `mag`, where `mag` is the big-endian
@@ -365,25 +355,25 @@ enum YACErr YACAtomSintEncode(size_t *len, unsigned char *buf, size_t cap, int64
 // # Safety
 // As for `YACAtomEOCEncode`; `mag` must be readable for `magLen` bytes
 // (NULL only with `magLen` 0).
-enum YACErr YACAtomBigintEncode(size_t *len,
-                                unsigned char *buf,
-                                size_t cap,
-                                bool neg,
-                                const unsigned char *mag,
-                                size_t magLen);
+YACErr YACAtomBigintEncode(size_t *len,
+                           unsigned char *buf,
+                           size_t cap,
+                           bool neg,
+                           const unsigned char *mag,
+                           size_t magLen);
 
 // Encodes the opening tag of a LIST; its items follow, then EOC.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomListEncode(size_t *len, unsigned char *buf, size_t cap);
+YACErr YACAtomListEncode(size_t *len, unsigned char *buf, size_t cap);
 
 // Encodes the opening tag of a MAP; STR keys (non-empty, ascending by
 // length then bytewise) each followed by a value follow, then EOC.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomMapEncode(size_t *len, unsigned char *buf, size_t cap);
+YACErr YACAtomMapEncode(size_t *len, unsigned char *buf, size_t cap);
 
 // Encodes a BLOB header (9 bytes) for chunks of `chunkLen` bytes
 // (`chunkLen` 0 gives `YACErrInvalid`; the format's largest chunk length,
@@ -393,18 +383,18 @@ enum YACErr YACAtomMapEncode(size_t *len, unsigned char *buf, size_t cap);
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomBlobEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t chunkLen);
+YACErr YACAtomBlobEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t chunkLen);
 
 // Encodes a BIN of the `vLen` bytes at `v`.
 //
 // # Safety
 // As for `YACAtomEOCEncode`; `v` must be readable for `vLen` bytes (NULL
 // only with `vLen` 0).
-enum YACErr YACAtomBinEncode(size_t *len,
-                             unsigned char *buf,
-                             size_t cap,
-                             const unsigned char *v,
-                             size_t vLen);
+YACErr YACAtomBinEncode(size_t *len,
+                        unsigned char *buf,
+                        size_t cap,
+                        const unsigned char *v,
+                        size_t vLen);
 
 // Encodes one BLOB chunk of the `vLen` bytes at `v`. A chunk is a BIN, so
 // the bytes are those of `YACAtomBinEncode`; the chunk-length rules of the
@@ -412,11 +402,11 @@ enum YACErr YACAtomBinEncode(size_t *len,
 //
 // # Safety
 // As for `YACAtomBinEncode`.
-enum YACErr YACAtomChunkEncode(size_t *len,
-                               unsigned char *buf,
-                               size_t cap,
-                               const unsigned char *v,
-                               size_t vLen);
+YACErr YACAtomChunkEncode(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          const unsigned char *v,
+                          size_t vLen);
 
 // Encodes a STR of the `sLen` bytes at `s` (no terminating NUL needed or
 // read). Invalid UTF-8 (overlong, surrogate, above U+10FFFF, truncated)
@@ -425,11 +415,7 @@ enum YACErr YACAtomChunkEncode(size_t *len,
 // # Safety
 // As for `YACAtomEOCEncode`; `s` must be readable for `sLen` bytes (NULL
 // only with `sLen` 0).
-enum YACErr YACAtomStrEncode(size_t *len,
-                             unsigned char *buf,
-                             size_t cap,
-                             const char *s,
-                             size_t sLen);
+YACErr YACAtomStrEncode(size_t *len, unsigned char *buf, size_t cap, const char *s, size_t sLen);
 
 // Encodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) atom from
 // its label. The label is validated: other lengths give `YACErrInvalid`,
@@ -440,11 +426,11 @@ enum YACErr YACAtomStrEncode(size_t *len,
 //
 // # Safety
 // As for `YACAtomEOCEncode`; `label` must be readable for `labelLen` bytes.
-enum YACErr YACAtomTAI64Encode(size_t *len,
-                               unsigned char *buf,
-                               size_t cap,
-                               const unsigned char *label,
-                               size_t labelLen);
+YACErr YACAtomTAI64Encode(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          const unsigned char *label,
+                          size_t labelLen);
 
 // Encodes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
 // `YACErrInvalid`) bytes at `magic`, padded with zero bytes to 12.
@@ -452,11 +438,11 @@ enum YACErr YACAtomTAI64Encode(size_t *len,
 // # Safety
 // As for `YACAtomEOCEncode`; `magic` must be readable for `magicLen` bytes
 // (NULL only with `magicLen` 0).
-enum YACErr YACAtomMagicEncode(size_t *len,
-                               unsigned char *buf,
-                               size_t cap,
-                               const unsigned char *magic,
-                               size_t magicLen);
+YACErr YACAtomMagicEncode(size_t *len,
+                          unsigned char *buf,
+                          size_t cap,
+                          const unsigned char *magic,
+                          size_t magicLen);
 
 // Encodes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
 // holds `d` exactly, NaN payloads included. Negative zero has no encoding:
@@ -464,7 +450,7 @@ enum YACErr YACAtomMagicEncode(size_t *len,
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
-enum YACErr YACAtomFloatEncode(size_t *len, unsigned char *buf, size_t cap, double d);
+YACErr YACAtomFloatEncode(size_t *len, unsigned char *buf, size_t cap, double d);
 
 // Encodes a float given as its big-endian IEEE 754 bytes: `pLen` 2, 4, 8,
 // 16 or 32 (else `YACErrInvalid`). The float must be canonical: not
@@ -473,11 +459,11 @@ enum YACErr YACAtomFloatEncode(size_t *len, unsigned char *buf, size_t cap, doub
 //
 // # Safety
 // As for `YACAtomEOCEncode`; `p` must be readable for `pLen` bytes.
-enum YACErr YACAtomFloatRawEncode(size_t *len,
-                                  unsigned char *buf,
-                                  size_t cap,
-                                  const unsigned char *p,
-                                  size_t pLen);
+YACErr YACAtomFloatRawEncode(size_t *len,
+                             unsigned char *buf,
+                             size_t cap,
+                             const unsigned char *p,
+                             size_t pLen);
 
 // Writes the byte `tag` followed by the `valLen` bytes at `val`, verbatim.
 // UNCHECKED: nothing is validated, so the output is valid YAC only if the
@@ -486,12 +472,12 @@ enum YACErr YACAtomFloatRawEncode(size_t *len,
 // # Safety
 // As for `YACAtomEOCEncode`; `val` must be readable for `valLen` bytes
 // (NULL only with `valLen` 0).
-enum YACErr YACAtomRawEncode(size_t *len,
-                             unsigned char *buf,
-                             size_t cap,
-                             uint8_t tag,
-                             const unsigned char *val,
-                             size_t valLen);
+YACErr YACAtomRawEncode(size_t *len,
+                        unsigned char *buf,
+                        size_t cap,
+                        uint8_t tag,
+                        const unsigned char *val,
+                        size_t valLen);
 
 // Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
 // big-endian, as in a `YACItemFloat` atom) to `double`, exactly. Other
@@ -501,7 +487,7 @@ enum YACErr YACAtomRawEncode(size_t *len,
 // # Safety
 // `d` must point to a writable `double`; `p` must be readable for `len`
 // bytes.
-enum YACErr YACFloatToDouble(double *d, const unsigned char *p, size_t len);
+YACErr YACFloatToDouble(double *d, const unsigned char *p, size_t len);
 
 // Sets up `items` over the caller's pool `mem` of `cap` nodes (a static
 // array is fine; pools above 2^32 - 2 nodes are used up to that). No
@@ -511,7 +497,7 @@ enum YACErr YACFloatToDouble(double *d, const unsigned char *p, size_t len);
 // # Safety
 // `items` must point to writable memory for a `struct YACItems`; `mem` to
 // `cap` writable nodes.
-enum YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
+YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
 
 // Parses one whole item (with all descendants) from `buf[*off]`, `len`
 // bytes of input in all, into new nodes of `items`; `*root` gets the index
@@ -535,18 +521,18 @@ enum YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap
 // `items` as set up by `YACItemsInit`; `root` and `off` writable; `buf`
 // readable for `len` bytes and kept alive and unchanged while the tree is
 // used.
-enum YACErr YACItemsParse(struct YACItems *items,
-                          uint32_t *root,
-                          size_t *off,
-                          const unsigned char *buf,
-                          size_t len);
+YACErr YACItemsParse(struct YACItems *items,
+                     uint32_t *root,
+                     size_t *off,
+                     const unsigned char *buf,
+                     size_t len);
 
 // Abandons an unfinished incremental parse: the nodes of that document
 // are dropped.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsAbort(struct YACItems *items);
+YACErr YACItemsAbort(struct YACItems *items);
 
 // Counting pass: validates one whole item at `buf` (`len` bytes) and sets
 // `*nodes` to the number of nodes `YACItemsParse` needs for it and `*used`
@@ -556,17 +542,17 @@ enum YACErr YACItemsAbort(struct YACItems *items);
 //
 // # Safety
 // `nodes`, `used` writable; `buf` readable for `len` bytes.
-enum YACErr YACItemsNodesNeeded(size_t *nodes,
-                                size_t *used,
-                                const unsigned char *buf,
-                                size_t len,
-                                uint32_t maxDepth);
+YACErr YACItemsNodesNeeded(size_t *nodes,
+                           size_t *used,
+                           const unsigned char *buf,
+                           size_t len,
+                           uint32_t maxDepth);
 
 // The type of node `idx` (`YACItemInvalid` for a bad index).
 //
 // # Safety
 // `items` as set up by `YACItemsInit` (or NULL).
-enum YACItemType YACItemsType(const struct YACItems *items, uint32_t idx);
+YACItemType YACItemsType(const struct YACItems *items, uint32_t idx);
 
 // First child of container `idx`, or `YACItemNone` (empty, not a
 // container, bad index).
@@ -609,70 +595,70 @@ uint32_t YACItemsMapGetN(const struct YACItems *items,
 //
 // # Safety
 // `count` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsChildCount(size_t *count, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsChildCount(size_t *count, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: `*v` = value of the `YACItemPint` node `idx`; other
 // types give `YACErrInvalid`.
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetUint(uint64_t *v, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetUint(uint64_t *v, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: `*v` = value of a `YACItemPint` (up to INT64_MAX, else
 // `YACErrLenTooBig`) or `YACItemNint` node.
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetInt(int64_t *v, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetInt(int64_t *v, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: `*v` = value of a `YACItemFalse`/`YACItemTrue` node.
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: `*v` = a FLOAT16/32/64 node widened to double (128/256:
 // `YACErrInvalid`, read them with `YACItemsGetBytes`).
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetDouble(double *v, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetDouble(double *v, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: the text of a `YACItemStr` node, validated UTF-8 (NOT
 // NUL-terminated: use `*len`). Points into the parsed buffer.
 //
 // # Safety
 // `s`, `len` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetStr(const char **s, size_t *len, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetStr(const char **s, size_t *len, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: the bytes of a `YACItemBin` node.
 //
 // # Safety
 // `p`, `len` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetBin(const unsigned char **p,
-                           size_t *len,
-                           const struct YACItems *items,
-                           uint32_t idx);
+YACErr YACItemsGetBin(const unsigned char **p,
+                      size_t *len,
+                      const struct YACItems *items,
+                      uint32_t idx);
 
 // The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
 // 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
 //
 // # Safety
 // `p`, `len` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetBytes(const unsigned char **p,
-                             size_t *len,
-                             const struct YACItems *items,
-                             uint32_t idx);
+YACErr YACItemsGetBytes(const unsigned char **p,
+                        size_t *len,
+                        const struct YACItems *items,
+                        uint32_t idx);
 
 // A BLOB's chunk length minus one (`*chunkLenMinus1`) and total payload
 // length (`*total`, the sum of its chunks: O(chunks)).
 //
 // # Safety
 // Both out-pointers writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
-                            uint64_t *total,
-                            const struct YACItems *items,
-                            uint32_t idx);
+YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
+                       uint64_t *total,
+                       const struct YACItems *items,
+                       uint32_t idx);
 
 // Makes a new, unlinked node from `atom` (`typ` and the matching `v`
 // member; `tag` is ignored) and sets `*idx` to it. LIST/MAP give empty
@@ -687,7 +673,7 @@ enum YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
 // # Safety
 // `idx` writable; `items` as set up by `YACItemsInit`; `atom` valid, its
 // bytes alive while the tree is used.
-enum YACErr YACItemsAdd(uint32_t *idx, struct YACItems *items, const struct YACAtom *atom);
+YACErr YACItemsAdd(uint32_t *idx, struct YACItems *items, const struct YACAtom *atom);
 
 // Replaces in place the value of the non-container node `idx` with the
 // non-container `atom` (links kept). Checked as `YACItemsAdd`. Changing a
@@ -695,7 +681,7 @@ enum YACErr YACItemsAdd(uint32_t *idx, struct YACItems *items, const struct YACA
 //
 // # Safety
 // As for `YACItemsAdd`.
-enum YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAtom *atom);
+YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAtom *atom);
 
 // Inserts the unlinked node `idx` right after `prev`, which must be a
 // child of the LIST or BLOB `parent`. O(1): mid-list insertion. An
@@ -704,17 +690,14 @@ enum YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct 
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsInsertAfter(struct YACItems *items,
-                                uint32_t parent,
-                                uint32_t prev,
-                                uint32_t idx);
+YACErr YACItemsInsertAfter(struct YACItems *items, uint32_t parent, uint32_t prev, uint32_t idx);
 
 // Inserts the unlinked node `idx` as the first child of the LIST or BLOB
 // `parent`. O(1).
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
+YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
 
 // Unlinks the child after `prev` (the first child when `prev` is
 // `YACItemNone`) of the LIST or BLOB `parent`; `*removed` gets it (it
@@ -722,10 +705,7 @@ enum YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t id
 //
 // # Safety
 // `removed` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsRemove(uint32_t *removed,
-                           struct YACItems *items,
-                           uint32_t parent,
-                           uint32_t prev);
+YACErr YACItemsRemove(uint32_t *removed, struct YACItems *items, uint32_t parent, uint32_t prev);
 
 // Puts the unlinked node `idx` in place of the child after `prev` (or the
 // first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
@@ -734,11 +714,11 @@ enum YACErr YACItemsRemove(uint32_t *removed,
 //
 // # Safety
 // `old` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsReplace(uint32_t *old,
-                            struct YACItems *items,
-                            uint32_t parent,
-                            uint32_t prev,
-                            uint32_t idx);
+YACErr YACItemsReplace(uint32_t *old,
+                       struct YACItems *items,
+                       uint32_t parent,
+                       uint32_t prev,
+                       uint32_t idx);
 
 // Sets key node `key` (unlinked non-empty STR) to value node `value`
 // (unlinked) in MAP `map`, keeping keys ordered: an equal key's value is
@@ -747,11 +727,11 @@ enum YACErr YACItemsReplace(uint32_t *old,
 //
 // # Safety
 // `old_value` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsMapSet(uint32_t *oldValue,
-                           struct YACItems *items,
-                           uint32_t map,
-                           uint32_t key,
-                           uint32_t value);
+YACErr YACItemsMapSet(uint32_t *oldValue,
+                      struct YACItems *items,
+                      uint32_t map,
+                      uint32_t key,
+                      uint32_t value);
 
 // Removes `key` (`keyLen` bytes) and its value from MAP `map`; `*oldValue`
 // gets the value node (unlinked), or `YACItemNone` when absent.
@@ -759,11 +739,11 @@ enum YACErr YACItemsMapSet(uint32_t *oldValue,
 // # Safety
 // `old_value` writable; `key` readable for `key_len` bytes; `items` as set
 // up by `YACItemsInit`.
-enum YACErr YACItemsMapDel(uint32_t *oldValue,
-                           struct YACItems *items,
-                           uint32_t map,
-                           const unsigned char *key,
-                           size_t keyLen);
+YACErr YACItemsMapDel(uint32_t *oldValue,
+                      struct YACItems *items,
+                      uint32_t map,
+                      const unsigned char *key,
+                      size_t keyLen);
 
 // Writes the subtree at `idx` at `buf[*off]` (room: `cap - *off`) and
 // advances `*off`. The output is canonical: parse then encode gives the
@@ -774,24 +754,24 @@ enum YACErr YACItemsMapDel(uint32_t *oldValue,
 // # Safety
 // `items` as set up by `YACItemsInit`; `off` writable; `buf` writable for
 // `cap` bytes.
-enum YACErr YACItemsEncode(const struct YACItems *items,
-                           uint32_t idx,
-                           size_t *off,
-                           unsigned char *buf,
-                           size_t cap);
+YACErr YACItemsEncode(const struct YACItems *items,
+                      uint32_t idx,
+                      size_t *off,
+                      unsigned char *buf,
+                      size_t cap);
 
 // Sets `*len` to the number of bytes `YACItemsEncode` writes for `idx`.
 //
 // # Safety
 // `len` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsEncodedLen(size_t *len, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsEncodedLen(size_t *len, const struct YACItems *items, uint32_t idx);
 
 // Starts a walk of the subtree at `root` (document order, MAP keys before
 // values, constant memory: no recursion at any depth).
 //
 // # Safety
 // `walk` writable; `items` as set up by `YACItemsInit`.
-enum YACErr YACItemsWalkInit(struct YACWalk *walk, const struct YACItems *items, uint32_t root);
+YACErr YACItemsWalkInit(struct YACWalk *walk, const struct YACItems *items, uint32_t root);
 
 // Next step of a walk: `*event` (`YACWalkEnd` when over), `*idx` the node
 // and `*depth` its nesting depth (the root is at 0). A broken tree gives
@@ -799,11 +779,11 @@ enum YACErr YACItemsWalkInit(struct YACWalk *walk, const struct YACItems *items,
 //
 // # Safety
 // Out-pointers writable; `walk` from `YACItemsWalkInit` on this `items`.
-enum YACErr YACItemsWalkNext(enum YACWalkEvent *event,
-                             uint32_t *idx,
-                             uint32_t *depth,
-                             struct YACWalk *walk,
-                             const struct YACItems *items);
+YACErr YACItemsWalkNext(YACWalkEvent *event,
+                        uint32_t *idx,
+                        uint32_t *depth,
+                        struct YACWalk *walk,
+                        const struct YACItems *items);
 
 // Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
 // found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01
@@ -815,11 +795,11 @@ enum YACErr YACItemsWalkNext(enum YACWalkEvent *event,
 // # Safety
 // `sec`, `nsec`, `asec` must point to writable objects; `label` must be
 // readable for `labelLen` bytes. No pointer is kept.
-enum YACErr YACTAI64ToTAI(int64_t *sec,
-                          uint32_t *nsec,
-                          uint32_t *asec,
-                          const unsigned char *label,
-                          size_t labelLen);
+YACErr YACTAI64ToTAI(int64_t *sec,
+                     uint32_t *nsec,
+                     uint32_t *asec,
+                     const unsigned char *label,
+                     size_t labelLen);
 
 // Writes the shortest label for a TAI instant (`sec` TAI seconds since
 // 1970-01-01 00:00:00 TAI, plus `nsec` and `asec`): TAI64 (8 bytes) when
@@ -833,12 +813,12 @@ enum YACErr YACTAI64ToTAI(int64_t *sec,
 // # Safety
 // `len` must point to a writable `size_t`; `buf` must be writable for
 // `cap` bytes (or NULL with `cap` 0). No pointer is kept.
-enum YACErr YACTAIToTAI64(size_t *len,
-                          unsigned char *buf,
-                          size_t cap,
-                          int64_t sec,
-                          uint32_t nsec,
-                          uint32_t asec);
+YACErr YACTAIToTAI64(size_t *len,
+                     unsigned char *buf,
+                     size_t cap,
+                     int64_t sec,
+                     uint32_t nsec,
+                     uint32_t asec);
 
 // Decodes a label (validated as by `YACTAI64ToTAI`) into UTC as UNIX time:
 // `*unixSec` seconds since 1970-01-01 00:00:00 UTC (leap seconds not
@@ -851,11 +831,11 @@ enum YACErr YACTAIToTAI64(size_t *len,
 // # Safety
 // `unixSec`, `nsec`, `leap` must point to writable objects; `label` must
 // be readable for `labelLen` bytes. No pointer is kept.
-enum YACErr YACTAI64ToUTC(int64_t *unixSec,
-                          uint32_t *nsec,
-                          bool *leap,
-                          const unsigned char *label,
-                          size_t labelLen);
+YACErr YACTAI64ToUTC(int64_t *unixSec,
+                     uint32_t *nsec,
+                     bool *leap,
+                     const unsigned char *label,
+                     size_t labelLen);
 
 // Writes the shortest label for a UTC instant given as UNIX time
 // (`unixSec` seconds since 1970-01-01 00:00:00 UTC, `nsec` nanoseconds,
@@ -867,18 +847,14 @@ enum YACErr YACTAI64ToUTC(int64_t *unixSec,
 // # Safety
 // `len` must point to a writable `size_t`; `buf` must be writable for
 // `cap` bytes (or NULL with `cap` 0). No pointer is kept.
-enum YACErr YACUTCToTAI64(size_t *len,
-                          unsigned char *buf,
-                          size_t cap,
-                          int64_t unixSec,
-                          uint32_t nsec);
+YACErr YACUTCToTAI64(size_t *len, unsigned char *buf, size_t cap, int64_t unixSec, uint32_t nsec);
 
 // Converts UNIX seconds (UTC) to TAI seconds since 1970-01-01 00:00:00
 // TAI by adding TAI - UTC at that time. `YACErrTAI64TooBig` on overflow.
 //
 // # Safety
 // `taiSec` must point to a writable `int64_t`.
-enum YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
+YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
 
 // Converts TAI seconds since 1970-01-01 00:00:00 TAI to UNIX seconds
 // (UTC). A leap second maps to 23:59:59 with `*leap` true (see
@@ -886,10 +862,52 @@ enum YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
 //
 // # Safety
 // `unixSec` and `leap` must point to writable objects.
-enum YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
+YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
 
-#endif  /* YAC_H */
+
+/* Layout checks: every public struct has one layout per pointer width,
+ * whatever the compiler and its flags (no C enum type is part of any
+ * struct, out-parameter or return value). The same numbers are asserted on
+ * the Rust side (src/ffi/layout.rs), so a header and a library that
+ * disagree cannot be built. Supported: 32- and 64-bit pointers. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define YAC_LAYOUT_CHECK(name, cond) static_assert(cond, "libyac layout: " #name)
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define YAC_LAYOUT_CHECK(name, cond) _Static_assert(cond, "libyac layout: " #name)
+#else
+#define YAC_LAYOUT_CHECK(name, cond) typedef char YACLayoutCheck_##name[(cond) ? 1 : -1]
+#endif
+/* P64(a, b): `a` with 64-bit pointers, `b` with 32-bit ones. */
+#define YAC_P64(a, b) (sizeof(void *) == 8 ? (a) : (b))
+YAC_LAYOUT_CHECK(ptr_width, sizeof(void *) == 8 || sizeof(void *) == 4);
+YAC_LAYOUT_CHECK(size_t_width, sizeof(size_t) == sizeof(void *));
+YAC_LAYOUT_CHECK(err_size, sizeof(YACErr) == 4);
+YAC_LAYOUT_CHECK(item_type_size, sizeof(YACItemType) == 4);
+YAC_LAYOUT_CHECK(walk_event_size, sizeof(YACWalkEvent) == 4);
+YAC_LAYOUT_CHECK(bytes_size, sizeof(struct YACBytes) == YAC_P64(16, 8));
+YAC_LAYOUT_CHECK(bytes_len, offsetof(struct YACBytes, len) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(atom_value_size, sizeof(union YACAtomValue) == YAC_P64(16, 8));
+YAC_LAYOUT_CHECK(atom_size, sizeof(struct YACAtom) == YAC_P64(24, 16));
+YAC_LAYOUT_CHECK(atom_typ, offsetof(struct YACAtom, typ) == YAC_P64(16, 8));
+YAC_LAYOUT_CHECK(atom_tag, offsetof(struct YACAtom, tag) == YAC_P64(20, 12));
+YAC_LAYOUT_CHECK(links_size, sizeof(struct YACItemLinks) == 8);
+YAC_LAYOUT_CHECK(links_parent, offsetof(struct YACItemLinks, parent) == 4);
+YAC_LAYOUT_CHECK(item_value_size, sizeof(union YACItemValue) == 8);
+YAC_LAYOUT_CHECK(item_size, sizeof(struct YACItem) == 16);
+YAC_LAYOUT_CHECK(item_next, offsetof(struct YACItem, next) == 8);
+YAC_LAYOUT_CHECK(item_meta, offsetof(struct YACItem, meta) == 12);
+YAC_LAYOUT_CHECK(items_size, sizeof(struct YACItems) == YAC_P64(104, 92));
+YAC_LAYOUT_CHECK(items_len, offsetof(struct YACItems, len) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(items_cap, offsetof(struct YACItems, cap) == YAC_P64(12, 8));
+YAC_LAYOUT_CHECK(items_max_depth, offsetof(struct YACItems, maxDepth) == YAC_P64(16, 12));
+YAC_LAYOUT_CHECK(items_flags, offsetof(struct YACItems, flags) == YAC_P64(20, 16));
+YAC_LAYOUT_CHECK(items_grow, offsetof(struct YACItems, grow) == YAC_P64(24, 20));
+YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(32, 24));
+YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
+YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
+
+#endif /* YAC_H */

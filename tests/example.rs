@@ -155,7 +155,7 @@ fn readme_quick_start_runs() {
     }
 }
 
-/// The README's error table lists every `enum YACErr` value of the header
+/// The README's error table lists every `YACErr` value of the header
 /// under its number.
 #[test]
 fn readme_lists_every_error_code() {

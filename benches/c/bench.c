@@ -162,7 +162,7 @@ static void room(struct outbuf *b, size_t payload) {
 
 /* `n` by pointer: it is read after the encoder (an argument of the same
  * call) has set it. */
-static int emitted(struct outbuf *b, enum YACErr e, const size_t *n, const char *what) {
+static int emitted(struct outbuf *b, YACErr e, const size_t *n, const char *what) {
     if (e != YACErrNo) {
         fprintf(stderr, "bench: %s: %s\n", what, YACErr2Str(e));
         return -1;
@@ -327,9 +327,9 @@ static void mp_walk(struct walksum *w, const msgpack_object *o) {
 /* The same checksum over libyac's tree, with YACItemsWalk (no recursion). */
 static int yac_walk(struct walksum *w, const struct YACItems *items, uint32_t root) {
     struct YACWalk walk;
-    enum YACWalkEvent ev;
+    YACWalkEvent ev;
     uint32_t idx, depth;
-    enum YACErr e = YACItemsWalkInit(&walk, items, root);
+    YACErr e = YACItemsWalkInit(&walk, items, root);
     while (e == YACErrNo) {
         e = YACItemsWalkNext(&ev, &idx, &depth, &walk, items);
         if (e != YACErrNo || ev == YACWalkEnd) {
@@ -462,7 +462,7 @@ static uint64_t op_mp_check(struct ctx *c) {
 static uint64_t yac_parse(struct ctx *c, uint32_t flags) {
     uint32_t root = 0;
     size_t off = 0;
-    enum YACErr e = YACItemsInit(&c->items, c->pool, c->pool_cap);
+    YACErr e = YACItemsInit(&c->items, c->pool, c->pool_cap);
     c->items.flags = flags;
     if (e == YACErrNo) {
         e = YACItemsParse(&c->items, &root, &off, c->yac, c->yac_len);
@@ -482,7 +482,7 @@ static uint64_t op_yac_atoms(struct ctx *c) {
     uint64_t acc = 0;
     struct YACAtom a;
     while (off < c->yac_len) {
-        enum YACErr e = YACAtomDecode(&got, &a, c->yac + off, c->yac_len - off);
+        YACErr e = YACAtomDecode(&got, &a, c->yac + off, c->yac_len - off);
         if (e != YACErrNo) {
             op_failed("YACAtomDecode", YACErr2Str(e));
         }
@@ -502,7 +502,7 @@ static uint64_t op_mpc_pack(struct ctx *c) {
 
 static uint64_t op_yac_encode(struct ctx *c) {
     size_t off = 0;
-    enum YACErr e = YACItemsEncode(&c->ref_items, c->ref_root, &off, c->out, c->out_cap);
+    YACErr e = YACItemsEncode(&c->ref_items, c->ref_root, &off, c->out, c->out_cap);
     if (e != YACErrNo || off != c->yac_len) {
         op_failed("YACItemsEncode", YACErr2Str(e));
     }
@@ -582,7 +582,7 @@ static void run_document(const struct config *cfg, const char *name, const char 
     struct timing tm[NPEERS];
     double med[NPEERS], lo[NPEERS], hi[NPEERS], mbytes[NPEERS];
     int p, r, ok = 1;
-    enum YACErr e;
+    YACErr e;
 
     memset(&c, 0, sizeof c);
     memset(tm, 0, sizeof tm);

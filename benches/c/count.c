@@ -24,7 +24,7 @@
 #include "read_file.h"
 #include "yac.h"
 
-static void check(enum YACErr e, const char *what) {
+static void check(YACErr e, const char *what) {
     if (e != YACErrNo) {
         fprintf(stderr, "count: %s: %s\n", what, YACErr2Str(e));
         exit(1);

@@ -18,7 +18,7 @@ use libyac::ffi::enc::*;
 use libyac::ffi::items::*;
 use libyac::ffi::tai64::*;
 use libyac::ffi::{YACErr, YACErr2Str};
-use yac::items::{Item, WalkState, NONE};
+use yac::items::{Item, NONE};
 
 /// Old pools stay alive until the end of the run (the tree may still point
 /// at them between a failed growth and the next call); freed with `Growth`.
@@ -87,11 +87,11 @@ fn bytes_arg<'d>(inp: &mut Input<'d>, max: usize) -> (*const u8, usize) {
 /// A `struct YACAtom` with any type value; bytes types point at input.
 fn raw_atom(inp: &mut Input<'_>) -> std::mem::MaybeUninit<YACAtom> {
     let mut a = std::mem::MaybeUninit::<YACAtom>::zeroed();
-    let typ = i32::from(inp.byte() % 24) - 2;
+    // Any word, the known type values most often.
+    let typ = (u32::from(inp.byte() % 24)).wrapping_sub(2);
     let p = a.as_mut_ptr();
-    // SAFETY: writes into the zeroed storage; the type is written as a
-    // plain int (the C side may put any value there), never read as an
-    // enum on this side.
+    // SAFETY: writes into the zeroed storage; `typ` is a plain word (the C
+    // side may put any value there).
     unsafe {
         if inp.bool() {
             let (b, n) = bytes_arg(inp, 40);
@@ -100,7 +100,7 @@ fn raw_atom(inp: &mut Input<'_>) -> std::mem::MaybeUninit<YACAtom> {
         } else {
             std::ptr::addr_of_mut!((*p).v.uint).write(inp.u64());
         }
-        std::ptr::addr_of_mut!((*p).typ).cast::<i32>().write(typ);
+        std::ptr::addr_of_mut!((*p).typ).write(typ);
         std::ptr::addr_of_mut!((*p).tag).write(inp.byte());
     }
     a
@@ -276,7 +276,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 16 => {
                     let root = idx(&mut inp, len);
-                    let mut w = std::mem::MaybeUninit::<WalkState>::zeroed();
+                    let mut w = std::mem::MaybeUninit::<YACWalk>::zeroed();
                     if ok(YACItemsWalkInit(w.as_mut_ptr(), it, root)) {
                         let mut ev = YACWalkEvent::YACWalkEnd;
                         let (mut n, mut d) = (0u32, 0u32);

@@ -37,8 +37,10 @@ pub union YACAtomValue {
 pub struct YACAtom {
     /// The value; see `union YACAtomValue`.
     pub v: YACAtomValue,
-    /// The high-level type.
-    pub typ: YACItemType,
+    /// The high-level type: a `YACItemType` value. A plain word, not the
+    /// enum, because C may store any value here (`YACItemsAdd` refuses
+    /// unknown ones).
+    pub typ: u32,
     /// The raw tag byte (tells FLOAT16 from FLOAT32, TAI64 from TAI64N, ...).
     pub tag: u8,
 }
@@ -88,7 +90,11 @@ impl YACAtom {
             Atom::Tai64(t) => (bytes(t), T::YACItemTAI64),
             Atom::Magic(m) => (bytes(m), T::YACItemMagic),
         };
-        YACAtom { v, typ, tag }
+        YACAtom {
+            v,
+            typ: typ as u32,
+            tag,
+        }
     }
 }
 
@@ -135,7 +141,7 @@ pub unsafe extern "C" fn YACAtomDecode(
                     *got = 1;
                     *atom = YACAtom {
                         v: YACAtomValue { uint: 0 },
-                        typ: typ.into(),
+                        typ: YACItemType::from(typ) as u32,
                         tag,
                     };
                 }
@@ -148,7 +154,7 @@ pub unsafe extern "C" fn YACAtomDecode(
                     *got = used;
                     *atom = YACAtom {
                         v: YACAtomValue { uint: value },
-                        typ: YACItemType::YACItemPint,
+                        typ: YACItemType::YACItemPint as u32,
                         // The only tag of a `Pint` atom.
                         tag: atom::tag::PINT,
                     };
@@ -194,7 +200,7 @@ unsafe fn decode_window_bytes(got: *mut usize, atom: *mut YACAtom, bytes: &[u8])
                             len: payload.len(),
                         },
                     },
-                    typ: YACItemType::YACItemStr,
+                    typ: YACItemType::YACItemStr as u32,
                     tag: bytes.first().copied().unwrap_or(0),
                 };
             }
@@ -256,7 +262,7 @@ unsafe fn store(got: *mut usize, atom: *mut YACAtom, bytes: &[u8], q: Quick<'_>)
     unsafe {
         *atom = YACAtom {
             v,
-            typ: typ.into(),
+            typ: YACItemType::from(typ) as u32,
             tag,
         };
         *got = used;
@@ -317,7 +323,7 @@ mod tests {
         // SAFETY: each arm reads the member that `from_core` writes for
         // that type.
         let (x, n) = unsafe {
-            match a.typ {
+            match YACItemType::from_code(a.typ).expect("a known type") {
                 T::YACItemPint | T::YACItemBlob => (a.v.uint, 0),
                 T::YACItemNint => (a.v.sint as u64, 0),
                 T::YACItemEOC
@@ -330,7 +336,7 @@ mod tests {
                 _ => (a.v.bytes.ptr as u64, a.v.bytes.len),
             }
         };
-        (a.typ, a.tag, x, n)
+        (YACItemType::from_code(a.typ).unwrap(), a.tag, x, n)
     }
 
     /// Runs a decoder on `buf` with zeroed outputs.
@@ -346,7 +352,7 @@ mod tests {
                     len: 0,
                 },
             },
-            typ: YACItemType::YACItemInvalid,
+            typ: YACItemType::YACItemInvalid as u32,
             tag: 0,
         };
         let mut got = 7usize;
@@ -420,7 +426,7 @@ mod tests {
         ];
         for a in atoms {
             let c = YACAtom::from_core(&a, 0);
-            assert_eq!(c.typ, YACItemType::from(a.item_type()), "{a:?}");
+            assert_eq!(c.typ, YACItemType::from(a.item_type()) as u32, "{a:?}");
             assert_ne!(a.item_type(), ItemType::Invalid);
         }
     }

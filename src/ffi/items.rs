@@ -19,8 +19,8 @@ use yac::items::{
     count_nodes, Event, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
 };
 
-/// Flags of `struct YACItems`.
-#[repr(C)]
+/// Flags of `struct YACItems` (bits of its `flags` word).
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum YACItemsFlag {
     /// Skip UTF-8 (and NUL) validation of STR payloads: trusted input only.
@@ -60,12 +60,45 @@ pub struct YACItems {
     pub grow: YACItemsGrowFn,
     /// Passed to `grow`.
     pub growCtx: *mut c_void,
-    /// Parser state between calls (opaque).
-    pub state: ParseState,
+    /// Internal: where an unfinished parse stands. Set by `YACItemsInit`,
+    /// kept by libyac between calls; never read or write it.
+    pub reserved: [u32; 16],
+}
+
+/// Where a walk stands. Set up with `YACItemsWalkInit`; the words are
+/// libyac's (a walk needs no other memory, so C code walks without
+/// recursion too); never read or write them.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct YACWalk {
+    /// Internal state.
+    pub reserved: [u32; 8],
+}
+
+impl YACWalk {
+    fn state(&self) -> WalkState {
+        WalkState::from_words(prefix(&self.reserved))
+    }
+
+    fn set_state(&mut self, w: WalkState) {
+        store(&mut self.reserved, w.to_words());
+    }
+}
+
+/// The first `N` of the reserved words `words`.
+fn prefix<const N: usize, const M: usize>(words: &[u32; M]) -> [u32; N] {
+    const { assert!(N <= M, "the state fits the reserved words") };
+    core::array::from_fn(|i| words[i])
+}
+
+/// Stores `state` in the first words of `words`, zeroing the rest.
+fn store<const N: usize, const M: usize>(words: &mut [u32; M], state: [u32; N]) {
+    const { assert!(N <= M, "the state fits the reserved words") };
+    *words = core::array::from_fn(|i| if i < N { state[i] } else { 0 });
 }
 
 /// What `YACItemsWalkNext` found.
-#[repr(C)]
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum YACWalkEvent {
     /// The walk is over.
@@ -79,6 +112,14 @@ pub enum YACWalkEvent {
 }
 
 impl YACItems {
+    fn state(&self) -> ParseState {
+        ParseState::from_words(prefix(&self.reserved))
+    }
+
+    fn set_state(&mut self, s: ParseState) {
+        store(&mut self.reserved, s.to_words());
+    }
+
     fn options(&self) -> Options {
         Options {
             max_depth: self.maxDepth,
@@ -113,10 +154,10 @@ unsafe fn with_mut<R>(
     };
     // SAFETY: the pool holds what earlier libyac calls left (contract),
     // with input the caller keeps alive for as long as the tree is used.
-    let mut tree = unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state) };
+    let mut tree = unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state()) };
     let r = f(&mut tree);
     it.len = tree.len() as u32;
-    it.state = tree.parse_state();
+    it.set_state(tree.parse_state());
     r.map_err(YACErr::from)
 }
 
@@ -172,8 +213,9 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
             flags: 0,
             grow: None,
             growCtx: core::ptr::null_mut(),
-            state: ParseState::idle(),
+            reserved: [0; 16],
         };
+        it.set_state(ParseState::idle());
         Ok(())
     })
 }
@@ -585,10 +627,8 @@ unsafe fn bytes_getter(
 unsafe fn core_atom(atom: *const YACAtom) -> Result<Atom<'static>, YACErr> {
     // SAFETY: per this function's contract.
     let a = unsafe { inp(atom)? };
-    // The type is read as a plain integer: C may store any value there,
-    // and an out-of-range value must not be read as a Rust enum.
-    // SAFETY: `typ` is a C enum, an int-sized field inside `*a`.
-    let typ = unsafe { core::ptr::addr_of!(a.typ).cast::<i32>().read() };
+    use YACItemType as T;
+    let typ = YACItemType::from_code(a.typ).ok_or(YACErr::YACErrInvalid)?;
     let bytes = || -> Result<&'static [u8], YACErr> {
         // SAFETY: the union's `bytes` member is what the C caller set for
         // the bytes types (contract); the pointer is checked by `input`.
@@ -598,35 +638,31 @@ unsafe fn core_atom(atom: *const YACAtom) -> Result<Atom<'static>, YACErr> {
     // valid integer, and the union is at least 8 initialised bytes when C
     // filled `uint`/`sint`, which is the contract for those types.
     Ok(match typ {
-        t if t == YACItemType::YACItemNIL as i32 => Atom::Nil,
-        t if t == YACItemType::YACItemFalse as i32 => Atom::Bool(false),
-        t if t == YACItemType::YACItemTrue as i32 => Atom::Bool(true),
-        t if t == YACItemType::YACItemPint as i32 => Atom::Uint(unsafe { a.v.uint }),
-        t if t == YACItemType::YACItemNint as i32 => Atom::Nint(unsafe { a.v.sint }),
-        t if t == YACItemType::YACItemPbig as i32 => Atom::BigInt {
+        T::YACItemNIL => Atom::Nil,
+        T::YACItemFalse => Atom::Bool(false),
+        T::YACItemTrue => Atom::Bool(true),
+        T::YACItemPint => Atom::Uint(unsafe { a.v.uint }),
+        T::YACItemNint => Atom::Nint(unsafe { a.v.sint }),
+        T::YACItemPbig => Atom::BigInt {
             negative: false,
             magnitude: bytes()?,
         },
-        t if t == YACItemType::YACItemNbig as i32 => Atom::BigInt {
+        T::YACItemNbig => Atom::BigInt {
             negative: true,
             magnitude: bytes()?,
         },
-        t if t == YACItemType::YACItemList as i32 => Atom::List,
-        t if t == YACItemType::YACItemMap as i32 => Atom::Map,
-        t if t == YACItemType::YACItemBlob as i32 => Atom::Blob {
+        T::YACItemList => Atom::List,
+        T::YACItemMap => Atom::Map,
+        T::YACItemBlob => Atom::Blob {
             chunk_len_minus_one: unsafe { a.v.uint },
         },
-        t if t == YACItemType::YACItemHexlet as i32 => {
-            Atom::Hexlet(bytes()?.try_into().map_err(|_| YACErr::YACErrInvalid)?)
-        }
-        t if t == YACItemType::YACItemFloat as i32 => Atom::Float(bytes()?),
-        t if t == YACItemType::YACItemTAI64 as i32 => Atom::Tai64(bytes()?),
-        t if t == YACItemType::YACItemMagic as i32 => {
-            Atom::Magic(bytes()?.try_into().map_err(|_| YACErr::YACErrInvalid)?)
-        }
-        t if t == YACItemType::YACItemBin as i32 => Atom::Bin(bytes()?),
-        t if t == YACItemType::YACItemStr as i32 => Atom::Str(yac::utf8::validate_str(bytes()?)?),
-        _ => return Err(YACErr::YACErrInvalid),
+        T::YACItemHexlet => Atom::Hexlet(bytes()?.try_into().map_err(|_| YACErr::YACErrInvalid)?),
+        T::YACItemFloat => Atom::Float(bytes()?),
+        T::YACItemTAI64 => Atom::Tai64(bytes()?),
+        T::YACItemMagic => Atom::Magic(bytes()?.try_into().map_err(|_| YACErr::YACErrInvalid)?),
+        T::YACItemBin => Atom::Bin(bytes()?),
+        T::YACItemStr => Atom::Str(yac::utf8::validate_str(bytes()?)?),
+        T::YACItemInvalid | T::YACItemEOC => return Err(YACErr::YACErrInvalid),
     })
 }
 
@@ -848,14 +884,14 @@ pub unsafe extern "C" fn YACItemsEncodedLen(
 /// `walk` writable; `items` as set up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsWalkInit(
-    walk: *mut WalkState,
+    walk: *mut YACWalk,
     items: *const YACItems,
     root: u32,
 ) -> YACErr {
     run(|| {
         // SAFETY: per the contract.
         let (w, it) = unsafe { (out(walk)?, inp(items)?) };
-        *w = WalkState::new(root, it.len as usize);
+        w.set_state(WalkState::new(root, it.len as usize));
         Ok(())
     })
 }
@@ -871,13 +907,16 @@ pub unsafe extern "C" fn YACItemsWalkNext(
     event: *mut YACWalkEvent,
     idx: *mut u32,
     depth: *mut u32,
-    walk: *mut WalkState,
+    walk: *mut YACWalk,
     items: *const YACItems,
 ) -> YACErr {
     run(|| {
         // SAFETY: per the contract.
         let (event, idx, depth, w) = unsafe { (out(event)?, out(idx)?, out(depth)?, out(walk)?) };
-        let step = unsafe { with_ref(items, |t| t.walk_step(w))? };
+        let mut state = w.state();
+        let step = unsafe { with_ref(items, |t| t.walk_step(&mut state)) };
+        w.set_state(state);
+        let step = step?;
         let (e, n, d) = match step {
             None => (YACWalkEvent::YACWalkEnd, NONE, 0),
             Some((Event::Leaf(n), d)) => (YACWalkEvent::YACWalkLeaf, n, d),

@@ -16,11 +16,15 @@ use yac::error::Error;
 pub mod atom;
 pub mod enc;
 pub mod items;
+mod layout;
 pub mod tai64;
 
 /// Result of every libyac entry point. `YACErrNo` (0) is success; every
 /// other value names one failure class. Values are stable across versions.
-#[repr(C)]
+/// In C, `YACErr` is a `uint32_t` (the enum only names the values), so its
+/// size does not depend on `-fshort-enums`; the same holds for
+/// `YACItemType`, `YACItemsFlag` and `YACWalkEvent`.
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::enum_variant_names)]
 pub enum YACErr {
@@ -101,7 +105,7 @@ impl From<Error> for YACErr {
 
 /// The high-level type of an atom or node (same values as the Rust
 /// `ItemType`).
-#[repr(C)]
+#[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum YACItemType {
     /// Not a valid item.
@@ -140,6 +144,15 @@ pub enum YACItemType {
     YACItemPbig = 16,
     /// -INT beyond int64_t: wire magnitude v, value -1 - v.
     YACItemNbig = 17,
+}
+
+impl YACItemType {
+    /// The type a C caller stored as a plain word; `None` for values that
+    /// name no type (C may store anything in `struct YACAtom.typ`).
+    pub(crate) fn from_code(code: u32) -> Option<YACItemType> {
+        let t = ItemType::from_u8(u8::try_from(code).ok()?);
+        (t as u32 == code).then(|| t.into())
+    }
 }
 
 impl From<ItemType> for YACItemType {

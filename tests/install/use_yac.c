@@ -14,7 +14,7 @@ int main(void) {
   uint32_t root = YACItemNone;
   size_t off = 0, len = 0;
   uint64_t v = 0;
-  enum YACErr err;
+  YACErr err;
 
   if (strcmp(YACVersion(), YAC_VERSION) != 0) {
     fprintf(stderr, "header %s, library %s\n", YAC_VERSION, YACVersion());

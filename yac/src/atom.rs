@@ -44,7 +44,7 @@ pub mod tag {
 pub const MAGIC_LEN: usize = 12;
 
 /// The high-level type of an atom or tree node. Values are stable: they are
-/// the C `enum YACItemType` and are stored in tree nodes.
+/// the C `YACItemType` codes and are stored in tree nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum ItemType {
@@ -500,6 +500,36 @@ pub(crate) fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>>
         return Some(Quick::Word(ItemType::Nint, bits, used));
     }
     Some(Quick::Word(ItemType::Pint, v, used))
+}
+
+/// The header of a BIN or STR atom at the window's start whose length
+/// takes at most two bytes (payloads below 65853 bytes): the header's
+/// length and the payload's, as [`string_header`] gives them. `None` for
+/// the 8-byte length form. The tag must be a BIN or STR tag.
+#[inline(always)]
+pub(crate) fn window_string_header(w: &[u8; 16]) -> Option<(usize, usize)> {
+    let low = w[0] & 0x3F;
+    match low {
+        0..=60 => Some((1, usize::from(low))),
+        61 => Some((2, 61 + usize::from(w[1]))),
+        62 => Some((3, 317 + usize::from(u16::from_be_bytes([w[1], w[2]])))),
+        _ => None,
+    }
+}
+
+/// The length of a +INT/-INT at the window's start whose BIN body is at
+/// most 8 bytes long and minimal: such an atom is valid whatever its value
+/// (a -INT beyond `i64` is a big integer). `None` for anything else,
+/// valid or not. The validator's twin of [`window_int`], which also
+/// computes the value and refuses the big ones.
+#[inline(always)]
+pub(crate) fn window_int_len(w: &[u8; 16]) -> Option<usize> {
+    let n = w[1] ^ tag::BIN;
+    if n == 0 || (n <= 8 && w[2] != 0) {
+        Some(2 + usize::from(n))
+    } else {
+        None
+    }
 }
 
 /// [`decode_window`] of an atom with a BIN or STR tag (anything else gives

@@ -1,6 +1,6 @@
 //! The one error type of the core. Every failure class of the format has its
 //! own variant, so that a caller (and a test table) can tell exactly what was
-//! wrong with an input. The C layer maps these one to one onto `enum YACErr`.
+//! wrong with an input. The C layer maps these one to one onto the C `YACErr` codes.
 
 use core::fmt;
 

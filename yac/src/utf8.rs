@@ -122,6 +122,18 @@ pub fn window_ascii(w: &[u8; 16], n: usize) -> bool {
     first | (non_ascii_flags(last) & tail_mask) == 0
 }
 
+/// Whether STR payload `body`, whose atom starts with window `w` and a
+/// one-byte header when `body` is at most 15 bytes long, is valid UTF-8
+/// without NUL; such payloads are inside the window, where the ASCII check
+/// needs no loads of its own.
+#[inline(always)]
+pub fn window_str_ok(w: &[u8; 16], body: &[u8]) -> bool {
+    if body.len() < 16 {
+        return window_ascii(w, body.len()) || check_str(body).is_ok();
+    }
+    check_str(body).is_ok()
+}
+
 /// `bytes` as `str` when it is short (at most 60 bytes, a short STR) and
 /// ASCII without NUL; `None` otherwise (the caller then uses
 /// [`validate_str`]).

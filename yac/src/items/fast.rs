@@ -212,7 +212,9 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && !str_ok(w, key)) || check_key(nodes, s.prev_key, key).is_err() {
+        if (!lim.trust_utf8 && !utf8::window_str_ok(w, key))
+            || check_key(nodes, s.prev_key, key).is_err()
+        {
             return Flow::Stop(Stop::Slow);
         }
         let key_idx = s.len as u32;
@@ -233,17 +235,6 @@ fn map_value(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Value {
         Some(w) => value(nodes, w, s, lim, false),
         None => SLOW,
     }
-}
-
-/// Whether STR payload `body`, whose atom starts with window `w` and a
-/// one-byte header when `body` is at most 15 bytes long, is valid UTF-8
-/// without NUL; such payloads are inside the window.
-#[inline(always)]
-fn str_ok(w: &[u8; 16], body: &[u8]) -> bool {
-    if body.len() < 16 {
-        return utf8::window_ascii(w, body.len()) || utf8::check_str(body).is_ok();
-    }
-    utf8::check_str(body).is_ok()
 }
 
 /// The value word of a bytes node.
@@ -303,19 +294,14 @@ fn value(
         // NIL, FALSE, TRUE are 1, 2, 3 and their types 2, 3, 4.
         tag::NIL..=tag::TRUE => (ItemValue { u: 0 }, meta(ItemType::from_u8(t + 1), 0), 1),
         tag::BIN..=0xFF => {
-            // BIN or STR with a 0-, 1- or 2-byte length.
-            let low = t & 0x3F;
-            let (head, n) = match low {
-                0..=60 => (1, usize::from(low)),
-                61 => (2, 61 + usize::from(w[1])),
-                62 => (3, 317 + usize::from(u16::from_be_bytes([w[1], w[2]]))),
-                _ => return SLOW,
+            let Some((head, n)) = atom::window_string_header(w) else {
+                return SLOW;
             };
             let Some((body, tail)) = s.rest.get(head..).and_then(|b| b.split_at_checked(n)) else {
                 return SLOW;
             };
             let ty = if t >= tag::STR {
-                if !lim.trust_utf8 && !str_ok(w, body) {
+                if !lim.trust_utf8 && !utf8::window_str_ok(w, body) {
                     return SLOW;
                 }
                 ItemType::Str

@@ -46,6 +46,7 @@ use core::marker::PhantomData;
 pub use check::Fault;
 pub use cursor::Cursor;
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
+pub(crate) use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
 pub use walk::{Event, Walk, WalkState};
 

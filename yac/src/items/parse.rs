@@ -15,10 +15,9 @@ use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
 use crate::utf8;
 
-/// Where an unfinished parse stands. Plain words with a C layout, so that
-/// the C layer can keep it inside `struct YACItems`; callers treat it as
-/// opaque.
-#[repr(C)]
+/// Where an unfinished parse stands: plain words, so that the C layer can
+/// keep it in the reserved words of `struct YACItems` (see
+/// [`to_words`](Self::to_words)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseState {
     /// Innermost open container, `NONE` at top level.
@@ -53,6 +52,44 @@ pub struct ParseState {
 }
 
 impl ParseState {
+    /// How many `u32` words [`to_words`](Self::to_words) gives: the C layer
+    /// keeps the state in reserved words of `struct YACItems`.
+    pub const WORDS: usize = 9;
+
+    /// The state as plain words (field order), for storage outside Rust.
+    pub const fn to_words(self) -> [u32; Self::WORDS] {
+        let ParseState {
+            cur,
+            last,
+            count,
+            depth,
+            start,
+            root,
+            prev_key,
+            active,
+            cur_type,
+        } = self;
+        [
+            cur, last, count, depth, start, root, prev_key, active, cur_type,
+        ]
+    }
+
+    /// The state stored by [`to_words`](Self::to_words).
+    pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
+        let [cur, last, count, depth, start, root, prev_key, active, cur_type] = w;
+        ParseState {
+            cur,
+            last,
+            count,
+            depth,
+            start,
+            root,
+            prev_key,
+            active,
+            cur_type,
+        }
+    }
+
     /// The state between documents.
     pub const fn idle() -> Self {
         ParseState {

@@ -22,9 +22,9 @@ const VISIT: u32 = 0;
 const EXIT: u32 = 1;
 const DONE: u32 = 2;
 
-/// Where a walk stands: plain words with a C layout (`struct YACWalk`), so
-/// that C code can walk without recursion too.
-#[repr(C)]
+/// Where a walk stands: plain words, so that the C layer can keep it in the
+/// reserved words of `struct YACWalk` and C code can walk without recursion
+/// too (see [`to_words`](Self::to_words)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WalkState {
     /// The subtree's root.
@@ -42,6 +42,35 @@ pub struct WalkState {
 }
 
 impl WalkState {
+    /// How many `u32` words [`to_words`](Self::to_words) gives.
+    pub const WORDS: usize = 6;
+
+    /// The state as plain words (field order), for storage outside Rust.
+    pub const fn to_words(self) -> [u32; Self::WORDS] {
+        let WalkState {
+            root,
+            node,
+            what,
+            cur,
+            depth,
+            steps_left,
+        } = self;
+        [root, node, what, cur, depth, steps_left]
+    }
+
+    /// The state stored by [`to_words`](Self::to_words).
+    pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
+        let [root, node, what, cur, depth, steps_left] = w;
+        WalkState {
+            root,
+            node,
+            what,
+            cur,
+            depth,
+            steps_left,
+        }
+    }
+
     /// A walk of the subtree at `root` in a pool of `pool_len` nodes.
     pub fn new(root: u32, pool_len: usize) -> Self {
         // Each node is entered and left at most once in a sound tree.

@@ -1,0 +1,48 @@
+//! The public structs' layouts, asserted at compile time. The header
+//! asserts the same numbers (`src/ffi/header/layout.h`, appended to
+//! `yac.h`), so a library and a header that disagree cannot both build.
+//! One layout per pointer width: every field has a fixed width, and no C
+//! enum type is part of any struct, out-parameter or return value.
+
+use core::mem::{align_of, offset_of, size_of};
+
+use super::atom::{YACAtom, YACAtomValue, YACBytes};
+use super::items::{YACItems, YACWalk};
+use super::{YACErr, YACItemType};
+use yac::items::{Item, ItemValue, Links, ParseState, WalkState};
+
+/// `a` with 64-bit pointers, `b` with 32-bit ones (the header's `YAC_P64`).
+const fn p64(a: usize, b: usize) -> usize {
+    if size_of::<usize>() == 8 {
+        a
+    } else {
+        b
+    }
+}
+
+const _: () = {
+    assert!(size_of::<usize>() == 8 || size_of::<usize>() == 4);
+    assert!(size_of::<YACErr>() == 4 && size_of::<YACItemType>() == 4);
+    assert!(size_of::<super::items::YACWalkEvent>() == 4);
+    assert!(size_of::<YACBytes>() == p64(16, 8));
+    assert!(offset_of!(YACBytes, len) == p64(8, 4));
+    assert!(size_of::<YACAtomValue>() == p64(16, 8));
+    assert!(size_of::<YACAtom>() == p64(24, 16));
+    assert!(offset_of!(YACAtom, typ) == p64(16, 8));
+    assert!(offset_of!(YACAtom, tag) == p64(20, 12));
+    assert!(size_of::<Links>() == 8 && offset_of!(Links, parent) == 4);
+    assert!(size_of::<ItemValue>() == 8);
+    assert!(size_of::<Item>() == 16);
+    assert!(offset_of!(Item, next) == 8 && offset_of!(Item, meta) == 12);
+    assert!(size_of::<YACItems>() == p64(104, 92));
+    assert!(offset_of!(YACItems, len) == p64(8, 4));
+    assert!(offset_of!(YACItems, cap) == p64(12, 8));
+    assert!(offset_of!(YACItems, maxDepth) == p64(16, 12));
+    assert!(offset_of!(YACItems, flags) == p64(20, 16));
+    assert!(offset_of!(YACItems, grow) == p64(24, 20));
+    assert!(offset_of!(YACItems, growCtx) == p64(32, 24));
+    assert!(offset_of!(YACItems, reserved) == p64(40, 28));
+    assert!(size_of::<YACWalk>() == 32 && align_of::<YACWalk>() == 4);
+    // The internal states fit their reserved words.
+    assert!(ParseState::WORDS <= 16 && WalkState::WORDS <= 8);
+};

@@ -1,0 +1,606 @@
+//! Validation without a tree: everything [`Items::parse`] checks, with no
+//! node pool.
+//!
+//! [`validate`] accepts exactly the documents the parser accepts, with the
+//! same options, and rejects the others with the same error at the same
+//! offset: every atom fully decoded (UTF-8 unless `trust_utf8`, minimal
+//! forms, TAI64, MAGIC), balanced containers, BLOB chunks, MAP keys (a
+//! non-empty STR, strictly above the previous key, a value after each) and
+//! `max_depth`. It also says how many nodes the parse would take.
+//!
+//! Its memory is the caller's `levels` slice, one word per nesting level
+//! below the root (a flat LIST or MAP needs none): what the parent of each
+//! open container was, and for a MAP where the key of the current pair
+//! starts, so that the next key can be compared with it when the value
+//! closes. The loop keeps everything else in locals; there is no recursion.
+//!
+//! The common atoms are taken from a 16-byte window of the input, as in the
+//! parser's fast loop (`items/fast.rs`); anything else, and every error,
+//! goes through the exact decode, which is the parser's own
+//! (`atom::decode`, `atom::string_raw`, `utf8::check_str`). The rules that
+//! are not per atom have one home each, shared with the parser: MAP key
+//! order is `items::key_above`, BLOB chunk fit `items::chunk_fits`.
+//! `tests/validate.rs` holds the validator and the parser together.
+//!
+//! [`Items::parse`]: crate::items::Items::parse
+
+use crate::atom::{self, tag, Atom};
+use crate::error::Error;
+use crate::items::{chunk_fits, key_above, Options};
+use crate::utf8;
+
+/// What one level of `levels` says about the parent of the container open
+/// at that level: a LIST (this value), or a MAP (the offset of the key
+/// whose value the container is; offsets are below `isize::MAX`).
+const PARENT_LIST: usize = usize::MAX;
+
+/// Where the validator stands: what the innermost open container expects.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ctx {
+    /// No container open: the next atom is the document's root.
+    Top,
+    /// Inside a LIST.
+    List,
+    /// Inside a MAP, a key is due (or EOC).
+    MapKey,
+    /// Inside a MAP, the value of the last key is due.
+    MapVal,
+    /// Inside a BLOB: BIN chunks.
+    Blob,
+}
+
+/// One atom as the validator needs it.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    /// A scalar other than BIN and STR.
+    Leaf,
+    /// A BIN of this many bytes (a BLOB chunk, or a leaf).
+    Bin(usize),
+    /// A STR (a MAP key, or a leaf).
+    Str(&'a [u8]),
+    /// LIST or MAP.
+    Open(Ctx),
+    /// A BLOB header.
+    Blob(u64),
+    /// EOC.
+    Close,
+}
+
+/// Validates one whole item at `buf[*off..]` exactly as
+/// [`Items::parse`](crate::items::Items::parse) with options `opts` would,
+/// without building its tree, and returns how many nodes that parse takes.
+/// On success `*off` is past the item; on error it is at the offending atom
+/// (for `NotEnough`, the incomplete one), as the parser leaves it.
+///
+/// `levels` is the memory for nesting: one word per level below the root.
+/// A document nested deeper than `levels.len() + 1` gives `Err(NoMem)` (at
+/// the container that would not fit), unless `opts.max_depth` stops it
+/// first with `DeepRecursion`, as in the parser. An `*off` beyond `buf` is
+/// `Err(Invalid)`.
+///
+/// ```
+/// use yac::items::Options;
+/// use yac::validate::validate;
+/// let doc = [0x09, 0xC1, b'a', 0x08, 0x00, 0x00]; // MAP {"a": []}
+/// let mut levels = [0usize; 8];
+/// let mut off = 0;
+/// assert_eq!(validate(&doc, &mut off, &mut levels, Options::default()), Ok(3));
+/// assert_eq!(off, doc.len());
+/// let bad = [0x09, 0xC1, b'b', 0x01, 0xC1, b'a', 0x01, 0x00]; // keys out of order
+/// off = 0;
+/// assert_eq!(validate(&bad, &mut off, &mut levels, Options::default()),
+///            Err(yac::Error::MapUnordered));
+/// assert_eq!(off, 4);
+/// ```
+pub fn validate(
+    buf: &[u8],
+    off: &mut usize,
+    levels: &mut [usize],
+    opts: Options,
+) -> Result<usize, Error> {
+    if *off > buf.len() {
+        return Err(Error::Invalid);
+    }
+    let mut v = Validator {
+        buf,
+        pos: *off,
+        nodes: 0,
+        depth: 0,
+        ctx: Ctx::Top,
+        prev_key: &[],
+        key_at: 0,
+        chunk_m1: 0,
+        max_depth: if opts.max_depth == 0 {
+            u32::MAX
+        } else {
+            opts.max_depth
+        },
+        trust_utf8: opts.trust_utf8,
+    };
+    let r = v.run(levels);
+    *off = v.pos;
+    r
+}
+
+/// The validator's state, kept in locals by the loop.
+struct Validator<'a> {
+    buf: &'a [u8],
+    /// Offset of the next atom.
+    pos: usize,
+    /// Nodes the parse would have made so far.
+    nodes: usize,
+    /// Open containers.
+    depth: u32,
+    ctx: Ctx,
+    /// Inside a MAP: the previous key's payload, empty before the first.
+    prev_key: &'a [u8],
+    /// Inside a MAP: offset of the last key atom.
+    key_at: usize,
+    /// Inside a BLOB: its chunk length minus one.
+    chunk_m1: u64,
+    /// `Options::max_depth`, with 0 (no limit) as `u32::MAX`.
+    max_depth: u32,
+    trust_utf8: bool,
+}
+
+impl<'a> Validator<'a> {
+    /// The atom loop: the fast loop takes the common atoms, the exact path
+    /// the rest one at a time. `self.pos` is left at the next atom on
+    /// success and at the offending one on error.
+    fn run(&mut self, levels: &mut [usize]) -> Result<usize, Error> {
+        loop {
+            if self.fast(levels) {
+                return Ok(self.nodes);
+            }
+            let rest = self.buf.get(self.pos..).unwrap_or(&[]);
+            let (step, used) = match rest.first_chunk::<16>() {
+                Some(w) => match self.window(w, rest) {
+                    Some(s) => s,
+                    None => self.exact(rest)?,
+                },
+                None => self.exact(rest)?,
+            };
+            let done = self.apply(step, levels)?;
+            self.pos += used;
+            if done {
+                return Ok(self.nodes);
+            }
+        }
+    }
+
+    /// The common atoms of a complete, valid window `w` (the first 16 bytes
+    /// of `rest`), exactly as [`Self::exact`] takes them; `None` for
+    /// anything else.
+    #[inline(always)]
+    fn window(&self, w: &[u8; 16], rest: &'a [u8]) -> Option<(Step<'a>, usize)> {
+        let t = w[0];
+        match t {
+            tag::EOC => Some((Step::Close, 1)),
+            tag::NIL | tag::FALSE | tag::TRUE => Some((Step::Leaf, 1)),
+            tag::LIST => Some((Step::Open(Ctx::List), 1)),
+            tag::MAP => Some((Step::Open(Ctx::MapKey), 1)),
+            tag::PINT | tag::NINT => atom::window_int_len(w).map(|used| (Step::Leaf, used)),
+            tag::BIN..=0xFF => {
+                let (head, n) = atom::window_string_header(w)?;
+                let body = rest.get(head..head + n)?;
+                if t < tag::STR {
+                    return Some((Step::Bin(n), head + n));
+                }
+                if !self.trust_utf8 && !utf8::window_str_ok(w, body) {
+                    return None;
+                }
+                Some((Step::Str(body), head + n))
+            }
+            _ => None,
+        }
+    }
+
+    /// Any atom, exactly as the parser decodes it (`decode_step` in
+    /// `items/parse.rs`): BIN and STR through `atom::string_raw` and, for
+    /// STR unless trusted, `utf8::check_str`; every other tag through
+    /// `atom::decode`.
+    #[inline(never)]
+    fn exact(&self, rest: &'a [u8]) -> Result<(Step<'a>, usize), Error> {
+        let t = *rest.first().ok_or(Error::NotEnough(1))?;
+        if t >= tag::BIN {
+            let (body, used) = atom::string_raw(rest)?;
+            if t >= tag::STR {
+                if !self.trust_utf8 {
+                    utf8::check_str(body)?;
+                }
+                return Ok((Step::Str(body), used));
+            }
+            return Ok((Step::Bin(body.len()), used));
+        }
+        let (a, used) = atom::decode(rest)?;
+        let step = match a {
+            Atom::Eoc => Step::Close,
+            Atom::List => Step::Open(Ctx::List),
+            Atom::Map => Step::Open(Ctx::MapKey),
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => Step::Blob(chunk_len_minus_one),
+            // Kept for exhaustiveness: strings are taken above.
+            Atom::Bin(b) => Step::Bin(b.len()),
+            Atom::Str(s) => Step::Str(s.as_bytes()),
+            _ => Step::Leaf,
+        };
+        Ok((step, used))
+    }
+
+    /// Applies one step, as the parser's `apply` does (same checks, same
+    /// order); `Ok(true)` when it completes the document.
+    #[inline(always)]
+    fn apply(&mut self, step: Step<'a>, levels: &mut [usize]) -> Result<bool, Error> {
+        if self.ctx == Ctx::Blob {
+            let Step::Bin(n) = step else {
+                return Err(Error::BlobBadTerm);
+            };
+            let full = chunk_fits(n, self.chunk_m1)?;
+            self.nodes += 1;
+            return if full { Ok(false) } else { self.close(levels) };
+        }
+        let key_due = self.ctx == Ctx::MapKey;
+        match step {
+            Step::Close => match self.ctx {
+                Ctx::Top => Err(Error::UnexpectedEoc),
+                Ctx::MapVal => Err(Error::MapNoVal),
+                _ => self.close(levels),
+            },
+            Step::Str(key) if key_due => {
+                if key.is_empty() {
+                    return Err(Error::MapBadKey);
+                }
+                if !self.prev_key.is_empty() && !key_above(key, self.prev_key) {
+                    return Err(Error::MapUnordered);
+                }
+                self.prev_key = key;
+                self.key_at = self.pos;
+                self.nodes += 1;
+                self.ctx = Ctx::MapVal;
+                Ok(false)
+            }
+            _ if key_due => Err(Error::MapBadKey),
+            Step::Leaf | Step::Bin(_) | Step::Str(_) => {
+                self.nodes += 1;
+                Ok(self.value_done())
+            }
+            Step::Open(ctx) => {
+                self.open(levels)?;
+                self.nodes += 1;
+                self.ctx = ctx;
+                Ok(false)
+            }
+            Step::Blob(chunk_m1) => {
+                self.open(levels)?;
+                self.nodes += 2;
+                self.ctx = Ctx::Blob;
+                self.chunk_m1 = chunk_m1;
+                Ok(false)
+            }
+        }
+    }
+
+    /// After a value in the current container: `true` when it was the root.
+    #[inline(always)]
+    fn value_done(&mut self) -> bool {
+        match self.ctx {
+            Ctx::Top => true,
+            Ctx::MapVal => {
+                self.ctx = Ctx::MapKey;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// Descends into a new container (the caller sets its context): checks
+    /// the depth and records the parent.
+    #[inline(always)]
+    fn open(&mut self, levels: &mut [usize]) -> Result<(), Error> {
+        if self.depth >= self.max_depth {
+            return Err(Error::DeepRecursion);
+        }
+        if self.ctx != Ctx::Top {
+            let parent = if self.ctx == Ctx::MapVal {
+                self.key_at
+            } else {
+                PARENT_LIST
+            };
+            *levels
+                .get_mut(self.depth as usize - 1)
+                .ok_or(Error::NoMem)? = parent;
+        }
+        self.depth += 1;
+        self.prev_key = &[];
+        Ok(())
+    }
+
+    /// Closes the innermost container; `Ok(true)` when it was the root.
+    #[inline(always)]
+    fn close(&mut self, levels: &[usize]) -> Result<bool, Error> {
+        self.depth -= 1;
+        if self.depth == 0 {
+            self.ctx = Ctx::Top;
+            return Ok(true);
+        }
+        let parent = *levels.get(self.depth as usize - 1).ok_or(Error::Invalid)?;
+        if parent == PARENT_LIST {
+            self.ctx = Ctx::List;
+            return Ok(false);
+        }
+        // The container was a MAP value: the next key is compared with the
+        // key before it.
+        let key_atom = self.buf.get(parent..).ok_or(Error::Invalid)?;
+        let (key, _) = atom::string_raw(key_atom)?;
+        self.prev_key = key;
+        self.key_at = parent;
+        self.ctx = Ctx::MapKey;
+        Ok(false)
+    }
+}
+
+/// The fast loop's state, in locals.
+#[derive(Clone, Copy)]
+struct Regs<'a> {
+    /// The input from the next atom on.
+    rest: &'a [u8],
+    nodes: usize,
+    /// Open containers (at least 1 in the loop).
+    depth: usize,
+    prev_key: &'a [u8],
+    /// Offset of the last MAP key atom.
+    key_at: usize,
+    in_map: bool,
+    /// In a MAP: the value of the last key is due.
+    val_due: bool,
+}
+
+/// What a value atom at the window's start is, for the fast loop.
+enum Val {
+    /// A complete, valid leaf of this many bytes.
+    Leaf(usize),
+    /// LIST (`false`) or MAP (`true`).
+    Open(bool),
+    /// EOC.
+    Close,
+    /// Anything else: the exact path.
+    Slow,
+}
+
+/// What closing a container returned to.
+enum Closed {
+    /// It was the root: the document is complete.
+    Root,
+    /// A LIST.
+    List,
+    /// A MAP (a key is due).
+    Map,
+    /// Leave it to the exact path.
+    Slow,
+}
+
+impl<'a> Validator<'a> {
+    /// Runs the fast loop from the current state, inside a LIST or MAP;
+    /// `true` when it completed the document. It stops, with the state
+    /// saved, at any atom it does not take; whatever it takes, the exact
+    /// path would have taken in the same way (it skips work, never a check).
+    #[inline(always)]
+    fn fast(&mut self, levels: &mut [usize]) -> bool {
+        let (in_map, val_due) = match self.ctx {
+            Ctx::List => (false, false),
+            Ctx::MapKey => (true, false),
+            Ctx::MapVal => (true, true),
+            Ctx::Top | Ctx::Blob => return false,
+        };
+        // One bound for both limits: with d containers open, another may
+        // open when d < max_depth and `levels[d - 1]` exists.
+        let room = (self.max_depth as usize - 1).min(levels.len());
+        let (Some(levels), Some(rest)) = (levels.get_mut(..room), self.buf.get(self.pos..)) else {
+            return false;
+        };
+        let mut r = Regs {
+            rest,
+            nodes: self.nodes,
+            depth: self.depth as usize,
+            prev_key: self.prev_key,
+            key_at: self.key_at,
+            in_map,
+            val_due,
+        };
+        let done = if self.trust_utf8 {
+            fast_loop::<true>(self.buf, levels, &mut r)
+        } else {
+            fast_loop::<false>(self.buf, levels, &mut r)
+        };
+        self.pos = self.buf.len() - r.rest.len();
+        self.nodes = r.nodes;
+        self.depth = r.depth as u32;
+        self.prev_key = r.prev_key;
+        self.key_at = r.key_at;
+        self.ctx = match (done, r.in_map, r.val_due) {
+            (true, _, _) => Ctx::Top,
+            (false, false, _) => Ctx::List,
+            (false, true, false) => Ctx::MapKey,
+            (false, true, true) => Ctx::MapVal,
+        };
+        done
+    }
+}
+
+/// The fast loop: one inner loop per kind of open container, so that a
+/// LIST item never asks whether a MAP key is due. `TRUST`: skip the STR
+/// checks (`trust_utf8`). `levels` is already cut to the depth limit.
+#[inline(always)]
+fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut Regs<'a>) -> bool {
+    let mut s = *r;
+    let done = 'outer: loop {
+        if !s.in_map {
+            loop {
+                let Some(w) = s.rest.first_chunk::<16>() else {
+                    break 'outer false;
+                };
+                match value::<TRUST>(w, s.rest) {
+                    Val::Leaf(used) => {
+                        s.rest = s.rest.get(used..).unwrap_or_default();
+                        s.nodes += 1;
+                    }
+                    Val::Open(is_map) => {
+                        if !open(levels, &mut s, PARENT_LIST, is_map) {
+                            break 'outer false;
+                        }
+                        if is_map {
+                            continue 'outer;
+                        }
+                    }
+                    Val::Close => match close(buf, levels, &mut s) {
+                        Closed::Root => break 'outer true,
+                        Closed::List => {}
+                        Closed::Map => continue 'outer,
+                        Closed::Slow => break 'outer false,
+                    },
+                    Val::Slow => break 'outer false,
+                }
+            }
+        }
+        // In a MAP.
+        loop {
+            if s.val_due {
+                let Some(w) = s.rest.first_chunk::<16>() else {
+                    break 'outer false;
+                };
+                match value::<TRUST>(w, s.rest) {
+                    Val::Leaf(used) => {
+                        s.rest = s.rest.get(used..).unwrap_or_default();
+                        s.nodes += 1;
+                        s.val_due = false;
+                    }
+                    Val::Open(is_map) => {
+                        let key_at = s.key_at;
+                        if !open(levels, &mut s, key_at, is_map) {
+                            break 'outer false;
+                        }
+                        s.val_due = false;
+                        if !is_map {
+                            continue 'outer;
+                        }
+                        continue;
+                    }
+                    // EOC after a key is MapNoVal: the exact path says so.
+                    Val::Close | Val::Slow => break 'outer false,
+                }
+            }
+            let Some(w) = s.rest.first_chunk::<16>() else {
+                break 'outer false;
+            };
+            if w[0] == tag::EOC {
+                match close(buf, levels, &mut s) {
+                    Closed::Root => break 'outer true,
+                    Closed::List => continue 'outer,
+                    Closed::Map => continue,
+                    Closed::Slow => break 'outer false,
+                }
+            }
+            // A key: a STR of 1 to 60 bytes in the fast loop.
+            let n = usize::from(w[0].wrapping_sub(tag::STR));
+            if !(1..=60).contains(&n) {
+                break 'outer false;
+            }
+            let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
+                break 'outer false;
+            };
+            if (!TRUST && !utf8::window_str_ok(w, key))
+                || (!s.prev_key.is_empty() && !key_above(key, s.prev_key))
+            {
+                break 'outer false;
+            }
+            s.prev_key = key;
+            s.key_at = buf.len() - s.rest.len();
+            s.rest = tail;
+            s.nodes += 1;
+            s.val_due = true;
+        }
+    };
+    *r = s;
+    done
+}
+
+/// The value atom at the window `w`, the start of `rest`.
+#[inline(always)]
+fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8]) -> Val {
+    let t = w[0];
+    // The integers first: the commonest atoms in number-heavy documents.
+    if t & !1 == tag::PINT {
+        return match atom::window_int_len(w) {
+            Some(used) => Val::Leaf(used),
+            None => Val::Slow,
+        };
+    }
+    if t >= tag::BIN {
+        let Some((head, n)) = atom::window_string_header(w) else {
+            return Val::Slow;
+        };
+        let Some(body) = rest.get(head..head + n) else {
+            return Val::Slow;
+        };
+        if !TRUST && t >= tag::STR && !utf8::window_str_ok(w, body) {
+            return Val::Slow;
+        }
+        return Val::Leaf(head + n);
+    }
+    match t {
+        tag::LIST => Val::Open(false),
+        tag::MAP => Val::Open(true),
+        tag::EOC => Val::Close,
+        tag::NIL..=tag::TRUE => Val::Leaf(1),
+        _ => Val::Slow,
+    }
+}
+
+/// Opens a LIST or MAP as the next child: `parent` goes to `levels`.
+/// `false`, with nothing changed, when `levels` (cut to the depth limit)
+/// has no room.
+#[inline(always)]
+fn open(levels: &mut [usize], s: &mut Regs<'_>, parent: usize, is_map: bool) -> bool {
+    let Some(slot) = levels.get_mut(s.depth.wrapping_sub(1)) else {
+        return false;
+    };
+    *slot = parent;
+    s.depth += 1;
+    s.nodes += 1;
+    s.rest = s.rest.get(1..).unwrap_or_default();
+    s.prev_key = &[];
+    s.in_map = is_map;
+    true
+}
+
+/// Closes the innermost container at the EOC that starts `s.rest`.
+#[inline(always)]
+fn close<'a>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
+    if s.depth == 1 {
+        s.depth = 0;
+        s.rest = s.rest.get(1..).unwrap_or_default();
+        return Closed::Root;
+    }
+    let Some(&parent) = levels.get(s.depth.wrapping_sub(2)) else {
+        return Closed::Slow;
+    };
+    if parent == PARENT_LIST {
+        s.depth -= 1;
+        s.rest = s.rest.get(1..).unwrap_or_default();
+        s.in_map = false;
+        return Closed::List;
+    }
+    // Back in a MAP: the next key is compared with the one before the
+    // container.
+    let Some((key, _)) = buf.get(parent..).and_then(|k| atom::string_raw(k).ok()) else {
+        return Closed::Slow;
+    };
+    s.prev_key = key;
+    s.key_at = parent;
+    s.depth -= 1;
+    s.rest = s.rest.get(1..).unwrap_or_default();
+    s.in_map = true;
+    s.val_due = false;
+    Closed::Map
+}
