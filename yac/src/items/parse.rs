@@ -54,7 +54,7 @@ pub struct ParseState {
 impl ParseState {
     /// How many `u32` words [`to_words`](Self::to_words) gives: the C layer
     /// keeps the state in reserved words of `struct YACItems`.
-    pub const WORDS: usize = 9;
+    pub const WORDS: usize = 12;
 
     /// The state as plain words (field order), for storage outside Rust.
     pub const fn to_words(self) -> [u32; Self::WORDS] {
@@ -68,15 +68,20 @@ impl ParseState {
             prev_key,
             active,
             cur_type,
+            resume_off,
+            resume_buf,
+            gen,
         } = self;
         [
-            cur, last, count, depth, start, root, prev_key, active, cur_type,
+            cur, last, count, depth, start, root, prev_key, active, cur_type, resume_off,
+            resume_buf, gen,
         ]
     }
 
     /// The state stored by [`to_words`](Self::to_words).
     pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
-        let [cur, last, count, depth, start, root, prev_key, active, cur_type] = w;
+        let [cur, last, count, depth, start, root, prev_key, active, cur_type, resume_off, resume_buf, gen] =
+            w;
         ParseState {
             cur,
             last,
@@ -87,6 +92,9 @@ impl ParseState {
             prev_key,
             active,
             cur_type,
+            resume_off,
+            resume_buf,
+            gen,
         }
     }
 
