@@ -32,8 +32,20 @@ use crate::atom::ItemType;
 pub struct Fault {
     /// The node, or `NONE`.
     pub node: u32,
+    /// What is wrong, in a few words, NUL-terminated (for C).
+    text: &'static str,
+}
+
+impl Fault {
     /// What is wrong, in a few words.
-    pub what: &'static str,
+    pub fn what(&self) -> &'static str {
+        self.text.strip_suffix('\0').unwrap_or(self.text)
+    }
+
+    /// The same, NUL-terminated.
+    pub fn text(&self) -> &'static str {
+        self.text
+    }
 }
 
 /// The mark: bit 4 of the type field.
@@ -41,9 +53,10 @@ const MARK: u32 = 0x10;
 const BLOB: u32 = ItemType::Blob as u32;
 const MAP: u32 = ItemType::Map as u32;
 
-fn fault<T>(node: usize, what: &'static str) -> Result<T, Fault> {
+/// A fault at `node` (`usize::MAX`: none); `text` ends with a NUL.
+fn fault<T>(node: usize, text: &'static str) -> Result<T, Fault> {
     let node = u32::try_from(node).unwrap_or(NONE);
-    Err(Fault { node, what })
+    Err(Fault { node, text })
 }
 
 /// The type bits of a node, marked or not (only for nodes that passed the
@@ -88,7 +101,7 @@ impl<'a> Items<'a, &mut [Item]> {
     /// marks nodes while it runs and restores them before it returns.
     pub fn check(&mut self) -> Result<(), Fault> {
         if self.len > self.cap() || (self.state.active != 0 && self.state.start > self.len) {
-            return fault(usize::MAX, "pool length or parse state out of range");
+            return fault(usize::MAX, "pool length or parse state out of range\0");
         }
         let n = self.visible_len() as usize;
         let (roots, linked) = self.check_nodes(n)?;
@@ -96,7 +109,7 @@ impl<'a> Items<'a, &mut [Item]> {
         let orphan = self.unmark(n);
         let marked = marked?;
         if marked != linked {
-            return fault(orphan, "a linked node is in no container");
+            return fault(orphan, "a linked node is in no container\0");
         }
         let mut reached = 0usize;
         for r in 0..n {
@@ -108,12 +121,12 @@ impl<'a> Items<'a, &mut [Item]> {
                 match ev {
                     Ok((Event::Leaf(_) | Event::Enter(_), _)) => reached += 1,
                     Ok(_) => {}
-                    Err(_) => return fault(r, "the walk from this root fails"),
+                    Err(_) => return fault(r, "the walk from this root fails\0"),
                 }
             }
         }
         if reached != roots + linked {
-            return fault(usize::MAX, "containers inside each other in a cycle");
+            return fault(usize::MAX, "containers inside each other in a cycle\0");
         }
         Ok(())
     }
@@ -127,27 +140,27 @@ impl<'a> Items<'a, &mut [Item]> {
         while let Some(it) = nodes.get(i) {
             let t = it.meta & TYPE_MASK;
             if !(2..=17).contains(&t) {
-                return fault(i, "not a node (bad type)");
+                return fault(i, "not a node (bad type)\0");
             }
             if it.next == UNLINKED {
                 roots += 1;
             } else if link_ok(it.next, n) {
                 linked += 1;
             } else {
-                return fault(i, "next link out of range");
+                return fault(i, "next link out of range\0");
             }
             if is_container(t) {
                 let l = it.links();
                 if !link_ok(l.first, n) || !link_ok(l.parent, n) {
-                    return fault(i, "child or parent link out of range");
+                    return fault(i, "child or parent link out of range\0");
                 }
                 if it.next == UNLINKED && l.parent != NONE {
-                    return fault(i, "unlinked container with a parent");
+                    return fault(i, "unlinked container with a parent\0");
                 }
             }
             if t == BLOB {
                 if !matches!(nodes.get(i + 1), Some(x) if x.meta == 0) {
-                    return fault(i, "BLOB without its extension slot");
+                    return fault(i, "BLOB without its extension slot\0");
                 }
                 i += 1;
             }
@@ -174,20 +187,20 @@ impl<'a> Items<'a, &mut [Item]> {
             while x != NONE {
                 let xi = x as usize;
                 if is_ext(nodes, xi) {
-                    return fault(xi, "a BLOB's extension slot in a container");
+                    return fault(xi, "a BLOB's extension slot in a container\0");
                 }
                 let Some(node) = nodes.get_mut(xi) else {
-                    return fault(xi, "link out of range");
+                    return fault(xi, "link out of range\0");
                 };
                 if is_marked(node) {
-                    return fault(xi, "in two places, or its siblings loop");
+                    return fault(xi, "in two places, or its siblings loop\0");
                 }
                 if node.next == UNLINKED {
-                    return fault(xi, "unlinked node in a container");
+                    return fault(xi, "unlinked node in a container\0");
                 }
                 let xt = real_type(node);
                 if is_container(xt) && node.links().parent as usize != c {
-                    return fault(xi, "parent link names another container");
+                    return fault(xi, "parent link names another container\0");
                 }
                 node.meta ^= MARK;
                 marked += 1;
@@ -196,10 +209,10 @@ impl<'a> Items<'a, &mut [Item]> {
             }
             let size = it.size();
             if size != SIZE_ESC && size as usize != count {
-                return fault(c, "stored count differs from the linked children");
+                return fault(c, "stored count differs from the linked children\0");
             }
             if t == MAP && count % 2 != 0 {
-                return fault(c, "MAP with a key and no value");
+                return fault(c, "MAP with a key and no value\0");
             }
         }
         Ok(marked)

@@ -37,6 +37,27 @@ pub struct Cursor {
 }
 
 impl Cursor {
+    /// How many `u32` words [`to_words`](Self::to_words) gives (the C
+    /// layer's `struct YACCursor`).
+    pub const WORDS: usize = 4;
+
+    /// The cursor as plain words, for storage outside Rust.
+    pub const fn to_words(self) -> [u32; Self::WORDS] {
+        [self.parent, self.prev, self.key, self.gen]
+    }
+
+    /// The cursor stored by [`to_words`](Self::to_words). Words from
+    /// anywhere else make a cursor that is stale or, if forged, wrong.
+    pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
+        let [parent, prev, key, gen] = w;
+        Cursor {
+            parent,
+            prev,
+            key,
+            gen,
+        }
+    }
+
     /// The container the cursor is in.
     pub fn parent(&self) -> u32 {
         self.parent

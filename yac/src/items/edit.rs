@@ -129,11 +129,18 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         }
     }
 
-    /// A FLOAT16/32/64 node widened to `f64` (`Invalid` for other types and
-    /// for 128/256-bit floats, which only [`Items::bytes`] gives).
+    /// A FLOAT16/32/64 node widened to `f64` exactly, NaN payloads and
+    /// the signalling bit included (`Invalid` for other types and for
+    /// 128/256-bit floats, which only [`Items::bytes`] gives).
     pub fn get_f64(&self, idx: u32) -> Result<f64, Error> {
+        self.get_f64_bits(idx).map(f64::from_bits)
+    }
+
+    /// The bits of [`Items::get_f64`]'s `f64`, made without any float
+    /// instruction (see [`float::to_f64_bits`]).
+    pub fn get_f64_bits(&self, idx: u32) -> Result<u64, Error> {
         match self.item_type(idx) {
-            ItemType::Float => float::to_f64(self.bytes(idx)?).ok_or(Error::Invalid),
+            ItemType::Float => float::to_f64_bits(self.bytes(idx)?).ok_or(Error::Invalid),
             _ => Err(Error::Invalid),
         }
     }

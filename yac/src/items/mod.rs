@@ -99,11 +99,12 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             Some(n) => n,
             None => &mut [],
         };
+        let state = ParseState::new_tree(nodes.as_ptr() as usize);
         Items {
             nodes,
             len: 0,
             opts: Options::default(),
-            state: ParseState::idle(),
+            state,
             _input: PhantomData,
         }
     }
@@ -213,19 +214,22 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
 }
 
 impl<'p, 'a> Items<'a, &'p [Item]> {
-    /// A read-only tree over `nodes[..len]` (the C layer's view).
+    /// A read-only tree over `nodes[..len]` with parser state `state`
+    /// (the C layer's view; the nodes of an unfinished parse stay
+    /// invisible, and cursors see the edit generation).
     ///
     /// # Safety
     /// The nodes must have been made by this module (parse or edits) for
-    /// input living for `'a`, unchanged since.
+    /// input living for `'a`, unchanged since, and `state` the state those
+    /// calls left.
     #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
-    pub unsafe fn view_parts(nodes: &'p [Item], len: u32) -> Self {
+    pub unsafe fn view_parts(nodes: &'p [Item], len: u32, state: ParseState) -> Self {
         let len = len.min(nodes.len().min(MAX_NODES) as u32);
         Items {
             nodes,
             len,
             opts: Options::default(),
-            state: ParseState::idle(),
+            state,
             _input: PhantomData,
         }
     }

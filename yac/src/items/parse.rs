@@ -116,6 +116,17 @@ impl ParseState {
         }
     }
 
+    /// The state of a new tree over the pool at address `pool_addr`: idle,
+    /// with an edit generation derived from the address, so that a cursor
+    /// of another tree (over another pool) is most likely stale here.
+    pub const fn new_tree(pool_addr: usize) -> Self {
+        let mixed = (pool_addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ParseState {
+            gen: (mixed >> 32) as u32,
+            ..ParseState::idle()
+        }
+    }
+
     /// The state between documents, keeping the edit generation of `self`.
     const fn finished(&self) -> Self {
         ParseState {

@@ -181,7 +181,7 @@ fn check_finds_each_kind_of_corruption_and_restores_the_pool() {
         let mut items = Items::new(&mut pool);
         items.len = len as u32;
         let fault = items.check().unwrap_err();
-        assert!(fault.what.contains(want), "{fault:?}, wanted {want}");
+        assert!(fault.what().contains(want), "{fault:?}, wanted {want}");
         let after: Vec<_> = pool.iter().map(|n| (n.raw_u64(), n.next, n.meta)).collect();
         assert_eq!(before, after, "check left marks behind");
     }
