@@ -8,8 +8,9 @@ use core::mem::{align_of, offset_of, size_of};
 
 use super::atom::{YACAtom, YACAtomValue, YACBytes};
 use super::items::{YACItems, YACWalk};
+use super::items_edits::YACCursor;
 use super::{YACErr, YACItemType};
-use yac::items::{Item, ItemValue, Links, ParseState, WalkState};
+use yac::items::{Cursor, Item, ItemValue, Links, ParseState, WalkState};
 
 /// `a` with 64-bit pointers, `b` with 32-bit ones (the header's `YAC_P64`).
 const fn p64(a: usize, b: usize) -> usize {
@@ -43,6 +44,7 @@ const _: () = {
     assert!(offset_of!(YACItems, growCtx) == p64(32, 24));
     assert!(offset_of!(YACItems, reserved) == p64(40, 28));
     assert!(size_of::<YACWalk>() == 32 && align_of::<YACWalk>() == 4);
+    assert!(size_of::<YACCursor>() == 16 && align_of::<YACCursor>() == 4);
     // The internal states fit their reserved words.
-    assert!(ParseState::WORDS <= 16 && WalkState::WORDS <= 8);
+    assert!(ParseState::WORDS <= 16 && WalkState::WORDS <= 8 && Cursor::WORDS == 4);
 };

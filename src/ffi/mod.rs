@@ -16,6 +16,7 @@ use yac::error::Error;
 pub mod atom;
 pub mod enc;
 pub mod items;
+pub mod items_edits;
 mod layout;
 pub mod tai64;
 
