@@ -75,6 +75,7 @@ static void test_foreign_prev(void) {
   size_t n = 0;
   static const unsigned char a_after[] = {0x08, 0x0C, 0x81, 0x01, 0x0C, 0x81, 0x09,
                                           0x0C, 0x81, 0x02, 0x00};
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   a = parse_whole(&items, list_a, sizeof list_a, "parse A");
   b = parse_whole(&items, list_b, sizeof list_b, "parse B");
@@ -113,6 +114,7 @@ static void test_edits_during_parse(void) {
   struct YACAtom t;
   uint32_t root = YACItemNone, idx = YACItemNone;
   size_t off = 0;
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   CHECK(!YACItemsParsing(&items), "idle");
   CHECK(YACItemsParse(&items, &root, &off, doc, 3) == YACErrNotEnough, "cut");
@@ -140,6 +142,7 @@ static void test_abort_after_edit(void) {
   uint32_t old, root = YACItemNone, x = YACItemNone;
   size_t off = 0;
   struct YACAtom u;
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   old = parse_whole(&items, list_a, sizeof list_a, "older tree");
   CHECK(YACItemsParse(&items, &root, &off, doc, 4) == YACErrNotEnough, "cut");
@@ -163,6 +166,7 @@ static void test_new_parse_does_not_continue(void) {
   struct YACItems items;
   uint32_t root = YACItemNone;
   size_t off = 0, off2 = 0;
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   CHECK(YACItemsParse(&items, &root, &off, list_a, 4) == YACErrNotEnough, "cut");
   /* Another buffer: refused, the unfinished parse kept. */
@@ -201,6 +205,7 @@ static void test_nan(void) {
   struct YACItems items;
   double d = 0;
   uint32_t r;
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   r = parse_whole(&items, h, sizeof h, "f16 NaN");
   CHECK(YACItemsGetDouble(&d, &items, r) == YACErrNo, "get f16");
@@ -235,6 +240,7 @@ static void test_add_limit(void) {
   if (p == NULL) {
     return;
   }
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   memset(&a, 0, sizeof a);
   a.typ = YACItemBin;
@@ -253,6 +259,7 @@ static void test_check_finds_corruption(void) {
   struct YACItems items;
   uint32_t a, b, node = 0;
   const char *why = NULL;
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   a = parse_whole(&items, list_a, sizeof list_a, "A");
   b = parse_whole(&items, list_b, sizeof list_b, "B");
@@ -282,6 +289,7 @@ static void test_cursors(void) {
                                        0x02, 0x0C, 0x81, 0x02, 0x00};
   static const unsigned char want_map[] = {0x09, 0xC1, 0x61, 0x0C, 0x81, 0x01, 0xC1,
                                            0x62, 0x0C, 0x81, 0x02, 0x00};
+  memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   list = add_typ(&items, YACItemList, NULL);
   CHECK(YACItemsCursorEnd(&end, &items, list) == YACErrNo, "end of an empty list");
