@@ -529,8 +529,10 @@ fn parse_offset_beyond_input_is_invalid() {
     let mut pool = vec![Item::default(); 4];
     let mut items = Items::new(&mut pool);
     let mut off = 3;
+    let idle = items.state;
     assert_eq!(items.parse(&doc, &mut off), Err(Error::Invalid));
-    assert_eq!((off, items.len(), items.state), (3, 0, ParseState::idle()));
+    assert_eq!((off, items.len(), items.state), (3, 0, idle));
+    assert!(!items.parsing());
     off = 2;
     assert_eq!(items.parse(&doc, &mut off), Err(Error::NotEnough(1)));
     items.abort();
