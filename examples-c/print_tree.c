@@ -136,7 +136,10 @@ static void print_tai64(const unsigned char *p, size_t n) {
   putchar('Z');
 }
 
-/* One line's content for node `idx` (the indentation is printed). */
+/* One line's content for node `idx` (the indentation is printed). The
+ * node comes from a walk of a tree YACItemsParse made, so the header's
+ * inline reads (YACNode*), which trust their index and check nothing, are
+ * enough: one load each instead of a checked call. */
 static void print_node(const struct YACItems *items, uint32_t idx) {
   const unsigned char *p = NULL;
   const char *s = NULL;
@@ -144,7 +147,7 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
   uint64_t u = 0, total = 0;
   int64_t i = 0;
   double f = 0;
-  switch (YACItemsType(items, idx)) {
+  switch (YACNodeType(items, idx)) {
   case YACItemNIL:
     fputs("NIL", stdout);
     break;
@@ -155,30 +158,30 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     fputs("TRUE", stdout);
     break;
   case YACItemPint:
-    YACItemsGetUint(&u, items, idx);
+    u = YACNodeUint(items, idx);
     printf("%" PRIu64, u);
     break;
   case YACItemNint:
-    YACItemsGetInt(&i, items, idx);
+    i = YACNodeInt(items, idx);
     printf("%" PRId64, i);
     break;
   case YACItemPbig:
-    YACItemsGetBytes(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     fputs("+INT 0x", stdout);
     print_hex(p, len, 64);
     break;
   case YACItemNbig:
-    YACItemsGetBytes(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     fputs("-INT -1-0x", stdout);
     print_hex(p, len, 64);
     break;
   case YACItemHexlet:
-    YACItemsGetBytes(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     fputs("HEXLET ", stdout);
     print_uuid(p);
     break;
   case YACItemFloat:
-    YACItemsGetBytes(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     printf("FLOAT%u ", (unsigned)(len * 8));
     if (YACFloatToDouble(&f, p, len) == YACErrNo) {
       printf("%.17g", f);
@@ -187,11 +190,11 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     }
     break;
   case YACItemTAI64:
-    YACItemsGetBytes(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     print_tai64(p, len);
     break;
   case YACItemMagic:
-    YACItemsGetBytes(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     while (len > 0 && p[len - 1] == 0) {
       len--;
     }
@@ -199,20 +202,20 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     print_str((const char *)p, len);
     break;
   case YACItemBin:
-    YACItemsGetBin(&p, &len, items, idx);
+    p = YACNodeBytes(items, idx, &len);
     printf("BIN(%zu) ", len);
     print_hex(p, len, 32);
     break;
   case YACItemStr:
-    YACItemsGetStr(&s, &len, items, idx);
+    s = YACNodeStr(items, idx, &len);
     print_str(s, len);
     break;
   case YACItemList:
-    YACItemsChildCount(&count, items, idx);
+    count = YACNodeCount(items, idx);
     printf("LIST(%zu) [", count);
     break;
   case YACItemMap:
-    YACItemsChildCount(&count, items, idx);
+    count = YACNodeCount(items, idx);
     printf("MAP(%zu) {", count / 2);
     break;
   case YACItemBlob:
@@ -242,7 +245,7 @@ static int print_tree(const struct YACItems *items, uint32_t root,
       return 0;
     }
     if (ev == YACWalkExit) {
-      YACItemType t = YACItemsType(items, idx);
+      YACItemType t = YACNodeType(items, idx);
       indent(depth);
       puts(t == YACItemList ? "]" : "}");
       continue;
@@ -258,11 +261,10 @@ static int print_tree(const struct YACItems *items, uint32_t root,
     }
     after_key = 0;
     putchar('\n');
-    if (ev == YACWalkEnter && YACItemsType(items, idx) == YACItemMap) {
-      uint32_t k = YACItemsFirst(items, idx);
-      while (k != YACItemNone) {
+    if (ev == YACWalkEnter && YACNodeType(items, idx) == YACItemMap) {
+      YAC_MAP_FOREACH(items, idx, k, v) {
         is_key[k] = 1;
-        k = YACItemsNext(items, YACItemsNext(items, k));
+        (void)v;
       }
     }
   }

@@ -34,7 +34,7 @@ static struct YACItem pool[64];
 
 int main(void) {
   struct YACItems items;
-  uint32_t root = 0, tags, tag;
+  uint32_t root = 0, tags;
   size_t off = 0, len = 0, count = 0;
   const char *s = NULL;
   uint64_t port = 0;
@@ -68,15 +68,19 @@ int main(void) {
   printf("ratio=%g\n", ratio);
   printf("enabled=%s\n", enabled ? "true" : "false");
 
+  /* Checked once (an absent key gives YACItemNone, whose type is
+   * YACItemInvalid); then the header's inline reads, which trust the node
+   * and check nothing, read the children at the cost of a load. */
   tags = YACItemsMapGet(&items, root, "tags");
-  if (YACItemsChildCount(&count, &items, tags) != YACErrNo) {
+  if (YACItemsType(&items, tags) != YACItemList) {
     fprintf(stderr, "error: tags is not a LIST\n");
     return 1;
   }
+  count = YACNodeCount(&items, tags);
   printf("tags=%zu:", count);
-  for (tag = YACItemsFirst(&items, tags); tag != YACItemNone;
-       tag = YACItemsNext(&items, tag)) {
-    if (YACItemsGetStr(&s, &len, &items, tag) == YACErrNo) {
+  YAC_FOREACH(&items, tags, tag) {
+    if (YACNodeType(&items, tag) == YACItemStr) {
+      s = YACNodeStr(&items, tag, &len);
       printf(" %.*s", (int)len, s);
     }
   }

@@ -79,6 +79,26 @@ enum YACErr
 typedef uint32_t YACErr;
 #endif // __cplusplus
 
+// The bits of `struct YACItem.meta`, which the header's inline readers
+// use: the type in the low bits, the size above (a byte length, or a
+// child count) up to `YACItemSizeEsc`, which means "does not fit: ask
+// `YACItemsChildCount` / `YACItemsGetBytes`".
+enum YACItemMeta
+#ifdef __cplusplus
+  : uint32_t
+#endif // __cplusplus
+ {
+  // Mask of the type bits (a `YACItemType` value).
+  YACItemTypeMask = 31,
+  // Shift of the size bits.
+  YACItemSizeShift = 5,
+  // The size that means "too large for the meta word".
+  YACItemSizeEsc = ((1 << 27) - 1),
+};
+#ifndef __cplusplus
+typedef uint32_t YACItemMeta;
+#endif // __cplusplus
+
 // The high-level type of an atom or node (same values as the Rust
 // `ItemType`).
 enum YACItemType
@@ -578,6 +598,11 @@ YACErr YACItemsAbort(struct YACItems *items);
 // to its length in bytes, so that a pool can be sized exactly. Checks
 // every atom, the nesting, BLOB chunks and `maxDepth` (0 = no limit); MAP
 // key type, order and pairing are left to `YACItemsParse`. No memory.
+//
+// This is the pre-count that needs no memory at all, not a validator: a
+// document it accepts may still fail `YACItemsParse` (on MAP keys only).
+// `YACValidate` checks everything the parse checks, with a small caller
+// array, and gives the same node count.
 //
 // # Safety
 // `nodes`, `used` writable; `buf` readable for `len` bytes.
@@ -1088,10 +1113,172 @@ YACErr YACUTCToTAI(int64_t *taiSec, int64_t unixSec);
 // `unixSec` and `leap` must point to writable objects.
 YACErr YACTAIToUTC(int64_t *unixSec, bool *leap, int64_t taiSec);
 
+// Validates one whole item at `buf[*off]` (`len` bytes of input in all)
+// exactly as `YACItemsParse` with the same `maxDepth` and `flags` would,
+// without building a tree: every atom (UTF-8 unless `YACItemsTrustUTF8`,
+// minimal forms, TAI64, MAGIC), balanced containers, BLOB chunks, MAP keys
+// (non-empty STR, strictly ascending, each with a value) and `maxDepth`
+// (0 = no limit). The verdict, the error code and `*off` are the ones
+// `YACItemsParse` gives for the same input.
+//
+// Memory: `levels`, `levelsLen` words of the caller's (a small array on
+// the stack is fine), one per nesting level below the root; nothing else
+// beyond a few locals, no recursion. A document nested deeper than
+// `levelsLen + 1` gives `YACErrNoMem` at the container that did not fit
+// (unless `maxDepth` stops it first with `YACErrDeepRecursion`); `levels`
+// may be NULL when `levelsLen` is 0 (flat documents only).
+//
+// Returns: `YACErrNo` with `*off` past the item and `*nodes` the number
+// of nodes `YACItemsParse` takes for it (so a pool can be sized exactly);
+// else the error, with `*off` at the offending atom (`YACErrNotEnough`:
+// at the incomplete one) and `*nodes` unchanged.
+//
+// Pointers: `off`, `nodes` writable; `levels` writable for `levelsLen`
+// words; `buf` readable for `len` bytes. None is kept after the call.
+//
+// # Safety
+// As stated under "Pointers".
+YACErr YACValidate(size_t *off,
+                   size_t *nodes,
+                   size_t *levels,
+                   size_t levelsLen,
+                   const unsigned char *buf,
+                   size_t len,
+                   uint32_t maxDepth,
+                   uint32_t flags);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
 
+
+/* ------------------------------------------------------------------------
+ * Inline reads of a tree: a load or two per read, no call.
+ *
+ * The node layout is public (struct YACItem, 16 bytes: the value word,
+ * `next`, and `meta` = the type in bits 0..4 and the size in bits 5..31,
+ * see YACItemMeta), so the common reads are inline here. They check
+ * nothing and trust their arguments:
+ *  - `items` was set up by YACItemsInit and filled by libyac (YACItemsParse
+ *    or the edit functions), and is not being changed meanwhile;
+ *  - `idx` is a node libyac gave: a root from YACItemsParse, or an index
+ *    these functions returned (first child, next sibling, MAP value), never
+ *    YACItemNone;
+ *  - the node has the type the function reads (ask YACNodeType first).
+ * A wrong index or type reads the wrong word, or out of bounds. For
+ * indices from untrusted places (a file, the network, another program),
+ * use the exported YACItems* functions, which check everything and are
+ * the definition these inline reads are tested against.
+ * ---------------------------------------------------------------------- */
+
+/* The type of node `idx`.
+ * Pointers: `items` a tree as above; trusts `idx`. */
+static inline YACItemType YACNodeType(const struct YACItems *items, uint32_t idx) {
+  return (YACItemType)(items->list[idx].meta & (uint32_t)YACItemTypeMask);
+}
+
+/* The number of children of LIST, MAP or BLOB `idx` (a MAP counts its keys
+ * and its values; a BLOB its chunks). One load; a container of 2^27 - 1
+ * children or more costs a call (YACItemsChildCount, O(children)).
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
+static inline size_t YACNodeCount(const struct YACItems *items, uint32_t idx) {
+  uint32_t size = items->list[idx].meta >> (uint32_t)YACItemSizeShift;
+  size_t n = 0;
+  if (size != (uint32_t)YACItemSizeEsc) {
+    return size;
+  }
+  (void)YACItemsChildCount(&n, items, idx);
+  return n;
+}
+
+/* The first child of LIST, MAP or BLOB `idx`, YACItemNone when it has
+ * none.
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
+static inline uint32_t YACNodeFirst(const struct YACItems *items, uint32_t idx) {
+  return items->list[idx].v.c.first;
+}
+
+/* The next sibling of `idx`, YACItemNone for the last child (and for a
+ * root, which has no siblings).
+ * Pointers: `items` a tree as above; trusts `idx`. */
+static inline uint32_t YACNodeNext(const struct YACItems *items, uint32_t idx) {
+  uint32_t next = items->list[idx].next;
+  return next < YACItemUnlinked ? next : YACItemNone;
+}
+
+/* The value of YACItemPint node `idx`.
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
+static inline uint64_t YACNodeUint(const struct YACItems *items, uint32_t idx) {
+  return items->list[idx].v.u;
+}
+
+/* The value of YACItemNint node `idx` (negative; for a YACItemPint, use
+ * YACNodeUint).
+ * Pointers: `items` a tree as above; trusts `idx` and its type. */
+static inline int64_t YACNodeInt(const struct YACItems *items, uint32_t idx) {
+  return items->list[idx].v.i;
+}
+
+/* The payload of bytes node `idx` (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR,
+ * Pbig, Nbig), `*len` its length; it points into the parsed buffer. Two
+ * loads; a payload of 2^27 - 1 bytes or more costs a call
+ * (YACItemsGetBytes).
+ * Pointers: `items` a tree as above, `len` writable; trusts `idx` and its
+ * type. */
+static inline const unsigned char *YACNodeBytes(const struct YACItems *items, uint32_t idx,
+                                                size_t *len) {
+  const struct YACItem *node = &items->list[idx];
+  uint32_t size = node->meta >> (uint32_t)YACItemSizeShift;
+  const unsigned char *p = NULL;
+  if (size != (uint32_t)YACItemSizeEsc) {
+    *len = size;
+    return node->v.ptr;
+  }
+  *len = 0;
+  (void)YACItemsGetBytes(&p, len, items, idx);
+  return p;
+}
+
+/* The text of YACItemStr node `idx`, `*len` bytes, NOT NUL-terminated.
+ * UTF-8 without NUL when the parse checked it (not with
+ * YACItemsTrustUTF8); YACItemsGetStr checks it again on every call, this
+ * does not.
+ * Pointers: `items` a tree as above, `len` writable; trusts `idx` and its
+ * type. */
+static inline const char *YACNodeStr(const struct YACItems *items, uint32_t idx, size_t *len) {
+  return (const char *)YACNodeBytes(items, idx, len);
+}
+
+/* For the iteration macros: the node after `idx`, or YACItemNone when
+ * `idx` is none. Not API.
+ * Pointers: `items` a tree as above. */
+static inline uint32_t YACNodeAfter_(const struct YACItems *items, uint32_t idx) {
+  return idx < YACItemUnlinked ? items->list[idx].next : YACItemNone;
+}
+
+/* Iterates over the children of LIST or BLOB `parent` (of a MAP: its keys
+ * and values in turn), declaring `uint32_t child` for the loop body:
+ *
+ *   YAC_FOREACH(items, list, child) { use(YACNodeType(items, child)); }
+ *
+ * Trusts `parent` and its type; `items` and `parent` are evaluated more
+ * than once. */
+#define YAC_FOREACH(items, parent, child)                                   \
+  for (uint32_t child = YACNodeFirst((items), (parent)); child < YACItemUnlinked; \
+       child = (items)->list[child].next)
+
+/* Iterates over the pairs of MAP `map` in key order, declaring `uint32_t
+ * key` (a YACItemStr node: read it with YACNodeStr) and `uint32_t val`
+ * for the loop body:
+ *
+ *   YAC_MAP_FOREACH(items, map, key, val) { ... }
+ *
+ * Trusts `map` and its type; `items` and `map` are evaluated more than
+ * once. */
+#define YAC_MAP_FOREACH(items, map, key, val)                               \
+  for (uint32_t key = YACNodeFirst((items), (map)), val = YACNodeAfter_((items), key); \
+       key < YACItemUnlinked;                                               \
+       key = YACNodeAfter_((items), val), val = YACNodeAfter_((items), key))
 
 /* Layout checks: every public struct has one layout per pointer width,
  * whatever the compiler and its flags (no C enum type is part of any

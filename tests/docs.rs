@@ -66,7 +66,10 @@ fn every_header_declaration_is_documented() {
         let doc_start = header[..at].rfind("\n\n").unwrap_or(0);
         let doc = &header[doc_start..at];
         assert!(
-            doc.contains("# Safety") || doc.contains("static") || doc.contains("free"),
+            doc.contains("# Safety")
+                || doc.contains("Pointers:")
+                || doc.contains("static")
+                || doc.contains("free"),
             "{line}: no pointer contract in its comment"
         );
     }

@@ -49,13 +49,31 @@ fn committed_header_is_the_generated_one() {
 const USE_HEADER: &str = r#"#include "yac.h"
 #include "yac.h" /* twice: the include guard covers the hand-written parts */
 
+/* The inline reads and both iteration macros. */
+static size_t use_inline(const struct YACItems *items, uint32_t root) {
+  size_t n = 0, len = 0;
+  YAC_FOREACH(items, root, child) {
+    n += YACNodeType(items, child) + YACNodeCount(items, child) + YACNodeFirst(items, child);
+  }
+  YAC_MAP_FOREACH(items, root, key, val) {
+    n += (size_t)YACNodeStr(items, key, &len)[0] + len + YACNodeUint(items, val) +
+         (size_t)YACNodeInt(items, val) + YACNodeNext(items, val);
+    n += YACNodeBytes(items, val, &len)[0];
+  }
+  return n;
+}
+
 int main(void) {
   struct YACAtom atom;
+  struct YACItems items;
   size_t got = 0;
   YACErr err = YACAtomDecode(&got, &atom, 0, 0);
   YACItemType typ = YACItemNIL;
   (void)typ;
-  return YACErr2Str(err)[0] == '\0' ? YAC_VERSION_MAJOR : 0;
+  if (YACItemsInit(&items, 0, 0) == YACErrNo && got == 1) {
+    got = use_inline(&items, 0);
+  }
+  return YACErr2Str(err)[0] == '\0' ? YAC_VERSION_MAJOR : (int)got;
 }
 "#;
 

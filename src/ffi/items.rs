@@ -32,6 +32,29 @@ pub enum YACItemsFlag {
     YACItemsTrustUTF8 = 1,
 }
 
+/// The bits of `struct YACItem.meta`, which the header's inline readers
+/// use: the type in the low bits, the size above (a byte length, or a
+/// child count) up to `YACItemSizeEsc`, which means "does not fit: ask
+/// `YACItemsChildCount` / `YACItemsGetBytes`".
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum YACItemMeta {
+    /// Mask of the type bits (a `YACItemType` value).
+    YACItemTypeMask = 0x1F,
+    /// Shift of the size bits.
+    YACItemSizeShift = 5,
+    /// The size that means "too large for the meta word".
+    YACItemSizeEsc = (1 << 27) - 1,
+}
+
+// The C constants are the core's node layout.
+const _: () = {
+    assert!(YACItemMeta::YACItemTypeMask as u32 == yac::items::TYPE_MASK);
+    assert!(YACItemMeta::YACItemSizeShift as u32 == yac::items::SIZE_SHIFT);
+    assert!(YACItemMeta::YACItemSizeEsc as u32 == yac::items::SIZE_ESC);
+    assert!(u32::MAX >> YACItemMeta::YACItemSizeShift as u32 == yac::items::SIZE_ESC);
+};
+
 /// Growth callback: like `realloc`, return a block of at least
 /// `*newCap` nodes (set `*newCap` to what you allocated, more is fine)
 /// holding the first `oldCap` nodes of `old`, or NULL to refuse. libyac
@@ -351,6 +374,11 @@ pub unsafe extern "C" fn YACItemsAbort(items: *mut YACItems) -> YACErr {
 /// to its length in bytes, so that a pool can be sized exactly. Checks
 /// every atom, the nesting, BLOB chunks and `maxDepth` (0 = no limit); MAP
 /// key type, order and pairing are left to `YACItemsParse`. No memory.
+///
+/// This is the pre-count that needs no memory at all, not a validator: a
+/// document it accepts may still fail `YACItemsParse` (on MAP keys only).
+/// `YACValidate` checks everything the parse checks, with a small caller
+/// array, and gives the same node count.
 ///
 /// # Safety
 /// `nodes`, `used` writable; `buf` readable for `len` bytes.

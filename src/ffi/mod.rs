@@ -19,6 +19,7 @@ pub mod items;
 pub mod items_edits;
 mod layout;
 pub mod tai64;
+pub mod validate;
 
 /// Result of every libyac entry point. `YACErrNo` (0) is success; every
 /// other value names one failure class. Values are stable across versions.
@@ -342,6 +343,21 @@ mod tests {
             assert_eq!(ERR_TEXT[code].trim_end_matches('\0'), e.as_str());
         }
         assert_eq!(ERR_TEXT[0], "no error\0");
+    }
+
+    #[test]
+    fn item_types_have_the_core_values() {
+        // C reads `meta & YACItemTypeMask` as a YACItemType: the C values
+        // must be the core's, which the nodes store.
+        for v in 0..=255u8 {
+            let t = ItemType::from_u8(v);
+            if t == ItemType::Invalid && v != 0 {
+                assert_eq!(YACItemType::from_code(u32::from(v)), None, "{v}");
+                continue;
+            }
+            assert_eq!(YACItemType::from(t) as u32, u32::from(v), "{t:?}");
+            assert_eq!(YACItemType::from_code(u32::from(v)), Some(t.into()));
+        }
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod encode_ref;
 mod fast;
 mod node;
 mod parse;
+mod read;
 mod walk;
 
 #[cfg(test)]
@@ -45,9 +46,10 @@ use core::marker::PhantomData;
 
 pub use check::Fault;
 pub use cursor::Cursor;
-pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC};
-pub(crate) use parse::{chunk_fits, key_above};
+pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
+pub use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
+pub use read::Node;
 pub use walk::{Event, Walk, WalkState};
 
 use crate::atom::ItemType;
