@@ -214,19 +214,22 @@ struct YACAtom {
 
 // Child and parent links of a LIST, MAP or BLOB node.
 struct YACItemLinks {
-  // Index of the first child, `NONE` when empty.
+  // Index of the first child, `YACItemNone` (Rust: `NONE`) when empty.
   uint32_t first;
-  // Index of the enclosing container, `NONE` for a root.
+  // Index of the enclosing container, `YACItemNone` (Rust: `NONE`) for a
+  // root.
   uint32_t parent;
 };
 
 // The value word of a node; which member is meaningful depends on the type.
 union YACItemValue {
-  // `Pint`: the value. BLOB extension slot: chunk length minus one.
+  // `YACItemPint` (Rust: `ItemType::Pint`): the value. BLOB extension
+  // slot: chunk length minus one.
   uint64_t u;
-  // `Nint`: the (negative) value.
+  // `YACItemNint`: the (negative) value.
   int64_t i;
-  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, Pbig, Nbig): the
+  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, `YACItemPbig`,
+  // `YACItemNbig`): the
   // payload (or the wire header when the size escapes).
   const unsigned char *ptr;
   // LIST, MAP, BLOB: first child and parent.
@@ -237,7 +240,8 @@ union YACItemValue {
 struct YACItem {
   // The value word.
   union YACItemValue v;
-  // Index of the next sibling, `NONE` if this is the last one.
+  // Index of the next sibling, `YACItemNone` (Rust: `NONE`) if this is
+  // the last one.
   uint32_t next;
   // Type (bits 0..4) and size (bits 5..31).
   uint32_t meta;
@@ -338,6 +342,34 @@ const char *YACVersion(void);
 // their type; `buf` must point to `len` readable bytes. None of them is
 // kept after the call, but byte values in `*atom` point into `buf`.
 YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
+
+// Decodes and fully validates the atoms at `buf` (`len` bytes), one after
+// another, into `atoms` (room for `cap`): the same atoms, one by one, as
+// `YACAtomDecode` gives, with one call for many (a walk over a document
+// then costs no call per atom).
+//
+// It stops when `cap` atoms are stored, when the input is used up, or at
+// an atom that does not decode. `*n` is the number of atoms stored and
+// `*got` the bytes they took: the next call starts at `buf + *got`.
+//
+// Returns: `YACErrNo` when it stopped because `atoms` is full or the input
+// ended after a whole atom; else the error of the atom at `buf + *got`
+// (`YACErrNotEnough` when the input ends inside it: read more and call
+// again from there; `YACAtomDecode` at that offset tells how many bytes
+// are missing). The `*n` atoms before it are valid either way.
+//
+// Pointers: `n`, `got` writable; `atoms` writable for `cap` atoms; `buf`
+// readable for `len` bytes (NULL only when `len` is 0). Byte values in
+// the atoms point into `buf`.
+//
+// # Safety
+// As stated under "Pointers".
+YACErr YACAtomsDecode(size_t *n,
+                      size_t *got,
+                      struct YACAtom *atoms,
+                      size_t cap,
+                      const unsigned char *buf,
+                      size_t len);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -648,7 +680,7 @@ uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *
 //
 // # Safety
 // `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-// `key_len` bytes.
+// `keyLen` bytes.
 uint32_t YACItemsMapGetN(const struct YACItems *items,
                          uint32_t map,
                          const unsigned char *key,
@@ -720,7 +752,8 @@ YACErr YACItemsGetBin(const unsigned char **p,
                       uint32_t idx);
 
 // The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+// (magnitude).
 //
 // # Safety
 // `p`, `len` writable; `items` as set up by `YACItemsInit`.
@@ -829,7 +862,7 @@ YACErr YACItemsReplace(uint32_t *old,
 // value makes every cursor of the tree stale.
 //
 // # Safety
-// `old_value` writable; `items` as set up by `YACItemsInit`.
+// `oldValue` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsMapSet(uint32_t *oldValue,
                       struct YACItems *items,
                       uint32_t map,
@@ -841,7 +874,7 @@ YACErr YACItemsMapSet(uint32_t *oldValue,
 // O(number of keys). Removing makes every cursor of the tree stale.
 //
 // # Safety
-// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+// `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
 // up by `YACItemsInit`.
 YACErr YACItemsMapDel(uint32_t *oldValue,
                       struct YACItems *items,

@@ -481,7 +481,7 @@ pub unsafe extern "C" fn YACItemsMapGet(
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-/// `key_len` bytes.
+/// `keyLen` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapGetN(
     items: *const YACItems,
@@ -611,7 +611,8 @@ pub unsafe extern "C" fn YACItemsGetBin(
 }
 
 /// The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-/// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+/// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+/// (magnitude).
 ///
 /// # Safety
 /// `p`, `len` writable; `items` as set up by `YACItemsInit`.
@@ -872,7 +873,7 @@ pub unsafe extern "C" fn YACItemsReplace(
 /// value makes every cursor of the tree stale.
 ///
 /// # Safety
-/// `old_value` writable; `items` as set up by `YACItemsInit`.
+/// `oldValue` writable; `items` as set up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapSet(
     old_value: *mut u32,
@@ -890,7 +891,7 @@ pub unsafe extern "C" fn YACItemsMapSet(
 /// O(number of keys). Removing makes every cursor of the tree stale.
 ///
 /// # Safety
-/// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+/// `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
 /// up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapDel(
