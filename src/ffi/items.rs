@@ -328,7 +328,7 @@ pub unsafe extern "C" fn YACItemsParse(
 ///
 /// # Safety
 /// `items` non-NULL and valid per `with_mut`'s contract.
-unsafe fn grow(items: *mut YACItems) -> bool {
+pub(super) unsafe fn grow(items: *mut YACItems) -> bool {
     // SAFETY: per this function's contract.
     let Some(it) = (unsafe { items.as_mut() }) else {
         return false;

@@ -27,6 +27,7 @@
 //! assert_eq!(&out[..n], &doc);
 //! ```
 
+mod build;
 mod check;
 mod cursor;
 mod edit;
@@ -44,6 +45,7 @@ mod tests;
 
 use core::marker::PhantomData;
 
+pub use build::Arena;
 pub use check::Fault;
 pub use cursor::Cursor;
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
