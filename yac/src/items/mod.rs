@@ -49,7 +49,7 @@ pub use build::Arena;
 pub use check::Fault;
 pub use cursor::Cursor;
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
-pub use parse::{chunk_fits, key_above};
+pub use parse::{chunk_fits, key_above, key_cmp};
 pub use parse::{count_nodes, ParseState};
 pub use read::Node;
 pub use walk::{Event, Walk, WalkState};

@@ -524,6 +524,18 @@ pub fn key_above(key: &[u8], prev: &[u8]) -> bool {
     key > prev
 }
 
+/// The canonical order of two MAP keys as an [`Ordering`](core::cmp::Ordering),
+/// for sorting: [`key_above`] both ways (`Equal` for equal keys).
+pub fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    if key_above(a, b) {
+        core::cmp::Ordering::Greater
+    } else if key_above(b, a) {
+        core::cmp::Ordering::Less
+    } else {
+        core::cmp::Ordering::Equal
+    }
+}
+
 /// Validates one whole item at the start of `buf` and returns how many
 /// nodes its tree needs and how many bytes it takes, without building it
 /// (so that a pool can be sized exactly).
