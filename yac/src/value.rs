@@ -124,6 +124,54 @@ impl Value {
     }
 }
 
+impl From<bool> for Value {
+    fn from(v: bool) -> Value {
+        Value::Bool(v)
+    }
+}
+
+impl From<u64> for Value {
+    fn from(v: u64) -> Value {
+        Value::Uint(v)
+    }
+}
+
+impl From<i64> for Value {
+    /// `Uint` for 0 and above, `Nint` below.
+    fn from(v: i64) -> Value {
+        match u64::try_from(v) {
+            Ok(u) => Value::Uint(u),
+            Err(_) => Value::Nint(v),
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Value {
+        Value::Str(v.into())
+    }
+}
+
+impl From<String> for Value {
+    fn from(v: String) -> Value {
+        Value::Str(v)
+    }
+}
+
+impl From<Vec<u8>> for Value {
+    /// A BIN.
+    fn from(v: Vec<u8>) -> Value {
+        Value::Bin(v)
+    }
+}
+
+impl From<Vec<Value>> for Value {
+    /// A LIST.
+    fn from(v: Vec<Value>) -> Value {
+        Value::List(v)
+    }
+}
+
 #[cfg(feature = "serde")]
 mod serde_impls {
     use alloc::string::String;

@@ -305,3 +305,30 @@ fn to_writer_writes_what_to_vec_returns() {
     yac::to_writer(&mut out, &person()).unwrap();
     assert_eq!(out, yac::to_vec(&person()).unwrap());
 }
+
+#[test]
+fn values_built_from_rust_types_encode_canonically() {
+    let v = Value::Map(vec![
+        (
+            "zz".into(),
+            Value::from(vec![Value::from(-2i64), Value::from(7u64)]),
+        ),
+        ("a".into(), Value::from("x")),
+        ("b".into(), Value::from(vec![1u8, 2])),
+        ("c".into(), Value::from(true)),
+        ("d".into(), Value::float(0.5).unwrap()),
+    ]);
+    // Keys in canonical order whatever the order in the Vec.
+    let doc = yac::to_vec(&v).unwrap();
+    assert_eq!(
+        doc,
+        hex(
+            "09 C161 C178  C162 82 0102  C163 03  C164 10 3800  C27A7A 08 0D 81 01 0C 81 07 00  00"
+        )
+    );
+    assert!(Value::float(-0.0).is_none());
+    // Decoding gives the canonical order back.
+    let back: Value = yac::from_slice(&doc).unwrap();
+    assert_eq!(back.get("zz"), v.get("zz"));
+    assert_eq!(back.as_list(), None);
+}
