@@ -32,6 +32,7 @@
 #define DOC_CAP 256
 
 #include "docs.h"
+#include "nodes.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -191,29 +192,6 @@ static void test_rich_doc(void) {
         "rich h");
 }
 
-/* A node made from an atom (the call that read the wrong bytes of
- * struct YACAtom when its type field was a C enum). */
-static uint32_t add_uint(struct YACItems *items, uint64_t v) {
-  struct YACAtom a;
-  uint32_t idx = YACItemNone;
-  memset(&a, 0, sizeof a);
-  a.typ = YACItemPint;
-  a.v.uint = v;
-  CHECK(YACItemsAdd(&idx, items, &a) == YACErrNo, "add uint");
-  return idx;
-}
-
-static uint32_t add_str(struct YACItems *items, const char *s) {
-  struct YACAtom a;
-  uint32_t idx = YACItemNone;
-  memset(&a, 0, sizeof a);
-  a.typ = YACItemStr;
-  a.v.bytes.ptr = (const unsigned char *)s;
-  a.v.bytes.len = strlen(s);
-  CHECK(YACItemsAdd(&idx, items, &a) == YACErrNo, "add str");
-  return idx;
-}
-
 /* Edits on a parsed LIST and a MAP, each checked by its encoding. */
 static void test_edits(void) {
   static struct Doc d, want;
@@ -250,18 +228,16 @@ static void test_edits(void) {
 
   /* {b: 2} built from nothing, then a: 1 added before it, b replaced. */
   YACItemsInit(&items, pool, 16);
-  memset(&a, 0, sizeof a);
-  a.typ = YACItemMap;
-  CHECK(YACItemsAdd(&map, &items, &a) == YACErrNo, "add map");
-  CHECK(YACItemsMapSet(&old, &items, map, add_str(&items, "b"),
+  map = add_plain(&items, YACItemMap);
+  CHECK(YACItemsMapSet(&old, &items, map, add_bytes(&items, YACItemStr, "b", 1, YACErrNo),
                        add_uint(&items, 2)) == YACErrNo &&
             old == YACItemNone,
         "map set b");
-  CHECK(YACItemsMapSet(&old, &items, map, add_str(&items, "a"),
+  CHECK(YACItemsMapSet(&old, &items, map, add_bytes(&items, YACItemStr, "a", 1, YACErrNo),
                        add_uint(&items, 1)) == YACErrNo,
         "map set a");
-  CHECK(YACItemsMapSet(&old, &items, map, add_str(&items, "b"),
-                       add_str(&items, "x")) == YACErrNo &&
+  CHECK(YACItemsMapSet(&old, &items, map, add_bytes(&items, YACItemStr, "b", 1, YACErrNo),
+                       add_bytes(&items, YACItemStr, "x", 1, YACErrNo)) == YACErrNo &&
             old != YACItemNone,
         "map replace b");
   want.n = 0;
