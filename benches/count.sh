@@ -18,13 +18,16 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 cargo rustc --release --lib --crate-type staticlib --quiet
 mkdir -p "$target/bench"
 if pkg-config --exists msgpack-c; then msgpack_pc=msgpack-c; else msgpack_pc=msgpack; fi
+# shellcheck source=benches/mpack.sh
+. benches/mpack.sh
 # shellcheck disable=SC2046 # pkg-config output is a list of words
-${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude $(pkg-config --cflags "$msgpack_pc") \
-    benches/c/count.c -o "$target/bench/count" "$target/release/libyac.a" \
-    $(pkg-config --libs "$msgpack_pc") -lmsgpuck -lpthread -ldl -lm
+${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude -I"$mpack_dir" \
+    $(pkg-config --cflags "$msgpack_pc") benches/c/count.c -o "$target/bench/count" \
+    "${mpack_objs[@]}" "$target/release/libyac.a" $(pkg-config --libs "$msgpack_pc") -lmsgpuck \
+    -lpthread -ldl -lm
 printf '%-12s %-7s %15s\n' document op instructions
 for doc in ${DOCS:-licenses canada-list canada-map}; do
-    for op in ${OPS:-unpack check parse trust walk pack encode}; do
+    for op in ${OPS:-unpack check parse trust walk pack encode mparse mread read validate vtrust mdecode batch}; do
         n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$target/bench/count" "$data" "$doc" "$op" 2>&1 |
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
         printf '%-12s %-7s %15s\n' "$doc" "$op" "$n"

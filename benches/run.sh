@@ -47,10 +47,13 @@ if pkg-config --exists msgpack-c; then msgpack_pc=msgpack-c; else msgpack_pc=msg
 target="${CARGO_TARGET_DIR:-$root/target}"
 cargo rustc --release --lib --crate-type staticlib --quiet
 mkdir -p "$target/bench"
+# shellcheck source=benches/mpack.sh
+. benches/mpack.sh
 # shellcheck disable=SC2046 # pkg-config output is a list of words
-${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude \
+${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude -I"$mpack_dir" \
     $(pkg-config --cflags "$msgpack_pc") benches/c/bench.c -o "$target/bench/bench" \
-    "$target/release/libyac.a" $(pkg-config --libs "$msgpack_pc") -lmsgpuck -lpthread -ldl -lm
+    "${mpack_objs[@]}" "$target/release/libyac.a" $(pkg-config --libs "$msgpack_pc") -lmsgpuck \
+    -lpthread -ldl -lm
 
 pin=()
 if command -v taskset >/dev/null 2>&1; then pin=(taskset -c "${BENCH_CPU:-0}"); fi

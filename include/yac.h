@@ -315,6 +315,34 @@ const char *YACVersion(void);
 // kept after the call, but byte values in `*atom` point into `buf`.
 YACErr YACAtomDecode(size_t *got, struct YACAtom *atom, const unsigned char *buf, size_t len);
 
+// Decodes and fully validates the atoms at `buf` (`len` bytes), one after
+// another, into `atoms` (room for `cap`): the same atoms, one by one, as
+// `YACAtomDecode` gives, with one call for many (a walk over a document
+// then costs no call per atom).
+//
+// It stops when `cap` atoms are stored, when the input is used up, or at
+// an atom that does not decode. `*n` is the number of atoms stored and
+// `*got` the bytes they took: the next call starts at `buf + *got`.
+//
+// Returns: `YACErrNo` when it stopped because `atoms` is full or the input
+// ended after a whole atom; else the error of the atom at `buf + *got`
+// (`YACErrNotEnough` when the input ends inside it: read more and call
+// again from there; `YACAtomDecode` at that offset tells how many bytes
+// are missing). The `*n` atoms before it are valid either way.
+//
+// Pointers: `n`, `got` writable; `atoms` writable for `cap` atoms; `buf`
+// readable for `len` bytes (NULL only when `len` is 0). Byte values in
+// the atoms point into `buf`.
+//
+// # Safety
+// As stated under "Pointers".
+YACErr YACAtomsDecode(size_t *n,
+                      size_t *got,
+                      struct YACAtom *atoms,
+                      size_t cap,
+                      const unsigned char *buf,
+                      size_t len);
+
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
 // The contract of every `YACAtom...Encode` function: it writes the atom's

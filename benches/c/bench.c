@@ -34,6 +34,7 @@
 #include <msgpuck.h>
 
 #include "read_file.h"
+#include "read_ops.h"
 #include "yac.h"
 
 /* ---------------------------------------------------------------------- */
@@ -417,11 +418,15 @@ struct ctx {
     struct YACItem *pool; /* the timed parse's pool, preallocated */
     size_t pool_cap;
     struct YACItems items;
+    uint32_t root; /* of the timed parse's tree */
     struct YACItem *ref_pool; /* the reference tree, encoded by the timed encode */
     struct YACItems ref_items;
     uint32_t ref_root;
     unsigned char *out;
     size_t out_cap;
+    /* mpack */
+    mpack_node_data_t *mpool; /* the node pool of mpack's timed parse */
+    size_t mpool_cap;
 };
 
 static void op_failed(const char *op, const char *why) {
@@ -470,6 +475,7 @@ static uint64_t yac_parse(struct ctx *c, uint32_t flags) {
     if (e != YACErrNo || off != c->yac_len) {
         op_failed("YACItemsParse", YACErr2Str(e));
     }
+    c->root = root;
     return (uint64_t)c->items.len + root;
 }
 
@@ -492,6 +498,26 @@ static uint64_t op_yac_atoms(struct ctx *c) {
     return acc;
 }
 
+/* Issue 11's operations (benches/c/read_ops.h). */
+static uint64_t op_yac_read(struct ctx *c) {
+    uint64_t acc = yac_parse(c, 0);
+    return acc + yac_read_all(&c->items, c->root);
+}
+
+static uint64_t op_mpack_parse(struct ctx *c) {
+    return mpack_parse(c->mp, c->mp_len, c->mpool, c->mpool_cap, 0);
+}
+
+static uint64_t op_mpack_read(struct ctx *c) {
+    return mpack_parse(c->mp, c->mp_len, c->mpool, c->mpool_cap, 1);
+}
+
+static uint64_t op_yac_validate(struct ctx *c) { return yac_validate(c->yac, c->yac_len, 0); }
+
+static uint64_t op_mp_decode(struct ctx *c) { return mpuck_check_and_walk(c->mp, c->mp_len); }
+
+static uint64_t op_yac_batch(struct ctx *c) { return yac_atoms_batch(c->yac, c->yac_len); }
+
 static uint64_t op_mpc_pack(struct ctx *c) {
     msgpack_sbuffer_clear(&c->sbuf);
     if (msgpack_pack_object(&c->pk, c->ref_un.data) != 0) {
@@ -509,7 +535,23 @@ static uint64_t op_yac_encode(struct ctx *c) {
     return off;
 }
 
-enum { P_MPC_UNPACK, P_MPC_ZONE, P_MP_CHECK, P_YAC_PARSE, P_YAC_TRUST, P_YAC_ATOMS, P_MPC_PACK, P_YAC_ENC, NPEERS };
+enum {
+    P_MPC_UNPACK,
+    P_MPC_ZONE,
+    P_MP_CHECK,
+    P_YAC_PARSE,
+    P_YAC_TRUST,
+    P_YAC_ATOMS,
+    P_MPC_PACK,
+    P_YAC_ENC,
+    P_MPACK_PARSE,
+    P_MPACK_READ,
+    P_YAC_READ,
+    P_YAC_VALIDATE,
+    P_MP_DECODE,
+    P_YAC_BATCH,
+    NPEERS
+};
 
 static const struct peer {
     const char *name;
@@ -525,6 +567,12 @@ static const struct peer {
     {"libyac AtomDecode walk", op_yac_atoms, 1, 1},
     {"msgpack-c pack_object", op_mpc_pack, 0, 0},
     {"libyac ItemsEncode", op_yac_encode, 1, 1},
+    {"mpack node-pool parse", op_mpack_parse, 0, 0},
+    {"mpack parse + read all", op_mpack_read, 0, 0},
+    {"libyac parse + read all", op_yac_read, 1, 1},
+    {"libyac Validate", op_yac_validate, 1, 1},
+    {"msgpuck mp_check + decode", op_mp_decode, 0, 0},
+    {"libyac AtomsDecode batches", op_yac_batch, 1, 1},
 };
 
 #define MAX_REPS 64
@@ -626,6 +674,13 @@ static void run_document(const struct config *cfg, const char *name, const char 
     if (e != YACErrNo || used != yac_len) {
         die("YACItemsNodesNeeded rejects", name);
     }
+    if (yac_validate(yac, yac_len, 0) != nodes_needed) {
+        printf("  YACValidate's node count differs from YACItemsNodesNeeded's\n");
+        g_failed = 1;
+    }
+    /* An mpack node takes at least one byte of the .mp. */
+    c.mpool_cap = mp_len + 1;
+    c.mpool = xmalloc(sizeof *c.mpool * c.mpool_cap);
     c.pool_cap = nodes_needed;
     c.pool = xmalloc(sizeof *c.pool * nodes_needed);
     c.ref_pool = xmalloc(sizeof *c.ref_pool * nodes_needed);
@@ -734,6 +789,14 @@ static void run_document(const struct config *cfg, const char *name, const char 
            med[P_YAC_ATOMS] / med[P_MP_CHECK], "<= 1.0");
     printf("  %-44s %7.3f %9s\n", "libyac tree encode / msgpack_pack_object",
            med[P_YAC_ENC] / med[P_MPC_PACK], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac parse / mpack node-pool parse",
+           med[P_YAC_PARSE] / med[P_MPACK_PARSE], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac parse + read all / mpack's",
+           med[P_YAC_READ] / med[P_MPACK_READ], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac Validate / msgpuck mp_check",
+           med[P_YAC_VALIDATE] / med[P_MP_CHECK], "<= 1.0");
+    printf("  %-44s %7.3f %9s\n", "libyac AtomsDecode / mp_check + decode",
+           med[P_YAC_BATCH] / med[P_MP_DECODE], "<= 0.5");
     printf("  %-44s %6.1f%%\n", "UTF-8 validation share of libyac parse",
            100.0 * (med[P_YAC_PARSE] - med[P_YAC_TRUST]) / med[P_YAC_PARSE]);
     printf("  %-44s %7.2f  (%zu B/node x %u nodes / %llu items)\n", "libyac tree bytes per item",
@@ -749,6 +812,7 @@ static void run_document(const struct config *cfg, const char *name, const char 
     msgpack_unpacked_destroy(&c.ref_un);
     msgpack_sbuffer_destroy(&c.sbuf);
     free(c.pool);
+    free(c.mpool);
     free(c.ref_pool);
     free(c.out);
     free(mp);

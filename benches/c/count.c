@@ -11,6 +11,11 @@
  *   walk           a YACAtomDecode loop
  *   encode         YACItemsEncode (after one parse, not repeated)
  *   check          msgpuck mp_check
+ *   read           YACItemsParse, then every node read (inline reads)
+ *   validate       YACValidate (vtrust: with YACItemsTrustUTF8)
+ *   batch          a YACAtomsDecode loop (256 atoms per call)
+ *   mparse         mpack's node-pool parse (mread: then every node read)
+ *   mdecode        msgpuck mp_check, then every item decoded
  *   unpack         msgpack-c msgpack_unpack_next, msgpack_unpacked reused
  *   pack           msgpack-c msgpack_pack_object (after one unpack) */
 #include <stdint.h>
@@ -22,6 +27,7 @@
 #include <msgpuck.h>
 
 #include "read_file.h"
+#include "read_ops.h"
 #include "yac.h"
 
 static void check(YACErr e, const char *what) {
@@ -37,6 +43,7 @@ int main(int argc, char **argv) {
     struct YACItem *pool;
     struct YACItems items;
     struct YACAtom atom;
+    mpack_node_data_t *mpool;
     uint32_t root = 0;
     uint64_t acc = 0;
     const char *op;
@@ -46,7 +53,7 @@ int main(int argc, char **argv) {
     msgpack_packer pk;
 
     if (argc != 4) {
-        fprintf(stderr, "usage: %s DATA_DIR DOC parse|trust|walk|encode|check\n", argv[0]);
+        fprintf(stderr, "usage: %s DATA_DIR DOC OP (see the comment at the top)\n", argv[0]);
         return 2;
     }
     op = argv[3];
@@ -58,7 +65,9 @@ int main(int argc, char **argv) {
     pool = malloc(need * sizeof *pool);
     out_len = yac_len;
     out = malloc(out_len);
-    if (pool == NULL || out == NULL) {
+    /* An mpack node takes at least one byte of the .mp. */
+    mpool = malloc((mp_len + 1) * sizeof *mpool);
+    if (pool == NULL || out == NULL || mpool == NULL) {
         return 2;
     }
     msgpack_unpacked_init(&un);
@@ -82,6 +91,20 @@ int main(int argc, char **argv) {
             items.flags = strcmp(op, "trust") == 0 ? YACItemsTrustUTF8 : 0;
             check(YACItemsParse(&items, &root, &off, yac, yac_len), "YACItemsParse");
             acc += items.len;
+        } else if (strcmp(op, "read") == 0) {
+            off = 0;
+            check(YACItemsInit(&items, pool, need), "YACItemsInit");
+            check(YACItemsParse(&items, &root, &off, yac, yac_len), "YACItemsParse");
+            acc += yac_read_all(&items, root);
+        } else if (strcmp(op, "validate") == 0 || strcmp(op, "vtrust") == 0) {
+            acc += yac_validate(yac, yac_len, strcmp(op, "vtrust") == 0 ? YACItemsTrustUTF8 : 0);
+        } else if (strcmp(op, "batch") == 0) {
+            acc += yac_atoms_batch(yac, yac_len);
+        } else if (strcmp(op, "mparse") == 0 || strcmp(op, "mread") == 0) {
+            acc += mpack_parse((const char *)mp, mp_len, mpool, mp_len + 1,
+                               strcmp(op, "mread") == 0);
+        } else if (strcmp(op, "mdecode") == 0) {
+            acc += mpuck_check_and_walk((const char *)mp, mp_len);
         } else if (strcmp(op, "walk") == 0) {
             for (off = 0; off < yac_len; off += got) {
                 check(YACAtomDecode(&got, &atom, yac + off, yac_len - off), "YACAtomDecode");
@@ -120,6 +143,7 @@ int main(int argc, char **argv) {
     free(yac);
     free(mp);
     free(pool);
+    free(mpool);
     free(out);
     return 0;
 }

@@ -7,7 +7,8 @@ use std::io::Write;
 
 use yac::atom::{self, Atom, ItemType};
 use yac::enc::pad_magic;
-use yac::items::{count_nodes, Event, Item, Items, ItemsMut};
+use yac::items::{chunk_fits, count_nodes, Event, Item, Items, ItemsMut, Options};
+use yac::validate::validate;
 use yac::{float, Error};
 
 use crate::json::{self, Value};
@@ -115,16 +116,39 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// `yac check`: validates everything and returns a one-line summary.
+/// `yac check`: validates every top-level item with the core's tree-free
+/// validator (the parser's verdict, error and offset, without a node
+/// pool) and returns a one-line summary. Its memory is one word per
+/// nesting level, grown as the document needs.
 pub fn check(buf: &[u8]) -> Result<String, Failure> {
-    with_tree(buf, |items, roots| {
-        Ok(format!(
-            "ok: {}, {}, {}",
-            plural(roots.len(), "item", "items"),
-            plural(items.len(), "node", "nodes"),
-            plural(buf.len(), "byte", "bytes")
-        ))
-    })
+    if buf.is_empty() {
+        return Err(Failure::Invalid("empty input: no YAC item".into()));
+    }
+    let mut levels = vec![0usize; 64];
+    let (mut off, mut items, mut nodes) = (0usize, 0usize, 0usize);
+    while off < buf.len() {
+        let start = off;
+        match validate(buf, &mut off, &mut levels, Options::default()) {
+            Ok(n) => {
+                items += 1;
+                nodes += n;
+            }
+            // Deeper than `levels`: again from the item's start with twice
+            // as many (nesting is below the input's length).
+            Err(Error::NoMem) if levels.len() <= buf.len() => {
+                let more = levels.len() * 2;
+                levels.resize(more, 0);
+                off = start;
+            }
+            Err(e) => return Err(invalid(off, e)),
+        }
+    }
+    Ok(format!(
+        "ok: {}, {}, {}",
+        plural(items, "item", "items"),
+        plural(nodes, "node", "nodes"),
+        plural(buf.len(), "byte", "bytes")
+    ))
 }
 
 /// An open container of a walk: its type, how many children were seen,
@@ -183,9 +207,7 @@ pub fn print(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
                         wrapped: false,
                     });
                 }
-                for _ in 0..depth {
-                    text.push_str("  ");
-                }
+                text::indent(&mut text, depth as usize);
                 if let Some(k) = key.take() {
                     text.push_str(&format!("{k:?}: "));
                 }
@@ -202,7 +224,8 @@ pub fn print(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
 }
 
 /// `yac atoms`: every atom with its offset, indented by nesting depth.
-/// Checks each atom and the nesting (MAP key rules are `check`'s).
+/// Checks each atom and the nesting (MAP key rules are `check`'s); on an
+/// error, everything before it is printed first.
 pub fn atoms(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
     if buf.is_empty() {
         return Err(Failure::Invalid("empty input: no YAC item".into()));
@@ -210,29 +233,41 @@ pub fn atoms(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
     let mut text = String::new();
     let (mut off, mut depth) = (0usize, 0usize);
     let mut blob: Option<u64> = None;
+    let mut failure = None;
     while let Some(rest) = buf.get(off..).filter(|r| !r.is_empty()) {
-        let (a, used) = atom::decode(rest).map_err(|e| invalid(off, e))?;
-        let mut indent = depth;
+        let (a, used) = match atom::decode(rest) {
+            Ok(x) => x,
+            Err(e) => {
+                failure = Some(invalid(off, e));
+                break;
+            }
+        };
+        let mut level = depth;
         if let Some(minus_one) = blob {
             let Atom::Bin(chunk) = a else {
-                return Err(invalid(off, Error::BlobBadTerm));
+                failure = Some(invalid(off, Error::BlobBadTerm));
+                break;
             };
-            let full = u128::from(minus_one) + 1;
-            let len = chunk.len() as u128;
-            if len > full {
-                return Err(invalid(off, Error::BlobBadChunk));
-            }
-            if len < full {
-                blob = None;
-                depth -= 1;
+            match chunk_fits(chunk.len(), minus_one) {
+                Ok(true) => {}
+                Ok(false) => {
+                    blob = None;
+                    depth -= 1;
+                }
+                Err(e) => {
+                    failure = Some(invalid(off, e));
+                    break;
+                }
             }
         } else {
             match a {
                 Atom::Eoc => {
-                    depth = depth
-                        .checked_sub(1)
-                        .ok_or_else(|| invalid(off, Error::UnexpectedEoc))?;
-                    indent = depth;
+                    let Some(d) = depth.checked_sub(1) else {
+                        failure = Some(invalid(off, Error::UnexpectedEoc));
+                        break;
+                    };
+                    depth = d;
+                    level = depth;
                 }
                 Atom::List | Atom::Map => depth += 1,
                 Atom::Blob {
@@ -244,12 +279,10 @@ pub fn atoms(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
                 _ => {}
             }
         }
-        text.push_str(&format!(
-            "{off:08x} {:1$}{2}\n",
-            "",
-            indent * 2,
-            describe(&a)
-        ));
+        text.push_str(&format!("{off:08x} "));
+        text::indent(&mut text, level);
+        text.push_str(&describe(&a));
+        text.push('\n');
         if text.len() >= 1 << 16 {
             out.write_all(text.as_bytes()).map_err(write_err)?;
             text.clear();
@@ -257,6 +290,9 @@ pub fn atoms(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
         off += used;
     }
     out.write_all(text.as_bytes()).map_err(write_err)?;
+    if let Some(f) = failure {
+        return Err(f);
+    }
     if depth > 0 {
         return Err(Failure::Invalid(format!(
             "invalid YAC at offset {off} (0x{off:x}): input ends inside {}",

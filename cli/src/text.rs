@@ -7,6 +7,22 @@ use yac::{float, tai64};
 
 use crate::bigint;
 
+/// `print` and `atoms` indent by at most this many levels: deeper lines
+/// carry their depth instead, so that the output of a deeply nested
+/// document grows with its size, not with the square of its depth.
+pub const MAX_INDENT: usize = 32;
+
+/// Two spaces per level of `depth` (at most [`MAX_INDENT`] levels; beyond,
+/// the depth in brackets).
+pub fn indent(s: &mut String, depth: usize) {
+    for _ in 0..depth.min(MAX_INDENT) {
+        s.push_str("  ");
+    }
+    if depth > MAX_INDENT {
+        let _ = write!(s, "[{depth}] ");
+    }
+}
+
 /// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len() * 2);

@@ -533,3 +533,143 @@ fn reference_documents_from_json_byte_for_byte() {
         assert!(ok("from-json", &back) == want, "{name}: YAC -> JSON -> YAC");
     }
 }
+
+#[test]
+fn version_and_per_command_help() {
+    let out = yac(&["--version"], b"");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("yac {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for cmd in ["print", "atoms", "check", "to-json", "from-json"] {
+        let out = yac(&[cmd, "--help"], b"");
+        assert!(out.status.success(), "{cmd}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with(&format!("usage: yac {cmd} ")), "{text}");
+    }
+}
+
+#[test]
+fn several_files_and_an_output_file() {
+    let a = temp_file("several-a.yac", &bytes("08 00"));
+    let b = temp_file("several-b.yac", &bytes("0C 81 07"));
+    let bad = temp_file("several-bad.yac", &bytes("08 0C 81 00 00"));
+    let (a, b, bad) = (
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    );
+    let out = yac(&["to-json", a, b], b"");
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"[]\n7\n");
+    let out = yac(&["check", "-v", a, b], b"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with(&format!("{a}: ok: 1 item")), "{text}");
+    assert!(text.contains(&format!("\n{b}: ok: 1 item")), "{text}");
+    // A bad file in the middle: reported with its name, the others done.
+    let out = yac(&["to-json", a, bad, b], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"[]\n7\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with(&format!("yac: {bad}: invalid YAC at offset 1")),
+        "{err}"
+    );
+    // -o: the output goes to the file, none to stdout.
+    let json = temp_file("several.json", b"{\"a\": [1, true]}");
+    let dest = json.with_extension("out.yac");
+    let out = yac(
+        &[
+            "from-json",
+            "-o",
+            dest.to_str().unwrap(),
+            json.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert_eq!(
+        std::fs::read(&dest).unwrap(),
+        bytes("09 C161 08 0C8101 03 00 00")
+    );
+    for args in [
+        &["check", "-o", "x", "-"][..],
+        &["print", "-o"],
+        &["print", "-o", "x", "-o", "y", "-"],
+    ] {
+        assert_eq!(yac(args, b"").status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn from_json_refuses_a_terminal() {
+    // `script` gives the command a terminal as its standard output.
+    let json = temp_file("tty.json", b"[1, 2]");
+    let cmd = format!("{YAC} from-json {}", json.display());
+    let Ok(out) = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("SKIPPED: no `script` to give yac a terminal");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("refusing to write binary YAC to a terminal"),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    // With -o it writes.
+    let dest = json.with_extension("tty.yac");
+    let cmd = format!("{YAC} from-json -o {} {}", dest.display(), json.display());
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(std::fs::read(&dest).unwrap(), bytes("08 0C8101 0C8102 00"));
+}
+
+#[test]
+fn print_and_atoms_cap_their_indentation() {
+    // 20,000 levels in 40 KB: the output stays proportional to the input.
+    let depth = 20_000;
+    let mut doc = vec![0x08u8; depth];
+    doc.extend(std::iter::repeat(0x00).take(depth));
+    let print = ok_text("print", &doc);
+    assert_eq!(print.lines().count(), depth);
+    assert!(print.len() < depth * 100, "print: {} bytes", print.len());
+    let deepest = print.lines().last().unwrap();
+    assert!(
+        deepest.starts_with(&format!("{}[{}] LIST", "  ".repeat(32), depth - 1)),
+        "{deepest}"
+    );
+    let atoms = ok_text("atoms", &doc);
+    assert_eq!(atoms.lines().count(), 2 * depth);
+    assert!(
+        atoms.len() < 2 * depth * 100,
+        "atoms: {} bytes",
+        atoms.len()
+    );
+}
+
+#[test]
+fn atoms_prints_everything_up_to_the_error() {
+    // LIST, 1, then an unknown tag at offset 4.
+    let out = yac(&["atoms", "-"], &bytes("08 0C 81 01 FF"));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("00000001   "),
+        "{text}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("offset 4 (0x4)"));
+}

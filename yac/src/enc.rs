@@ -437,14 +437,8 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    /// Hex to bytes; spaces are ignored so vectors read as in FORMAT.md.
-    fn hex(s: &str) -> Vec<u8> {
-        let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-        digits
-            .chunks(2)
-            .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
-            .collect()
-    }
+    /// Hex to bytes, spaces ignored (the test kit's one `hex`).
+    use yac_testkit::hex;
 
     fn enc(a: &Atom<'_>) -> Vec<u8> {
         let n = encoded_len(a).unwrap();

@@ -97,6 +97,48 @@ impl fmt::Display for Error {
 #[cfg(feature = "std")]
 impl std::error::Error for Error {}
 
+impl Error {
+    /// This error found at byte `offset`.
+    pub const fn at(self, offset: usize) -> ErrorAt {
+        ErrorAt {
+            error: self,
+            offset,
+        }
+    }
+}
+
+/// An [`Error`] and the byte offset where it was found. What
+/// [`Items::parse_doc`](crate::items::Items::parse_doc) returns, so that an
+/// error propagated with `?` still says where: its `Display` is
+/// "MAP keys out of order or duplicate at offset 6", its `Debug` names both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ErrorAt {
+    /// What was wrong.
+    pub error: Error,
+    /// Offset of the atom at fault in the input (for `NotEnough`, of the
+    /// incomplete one).
+    pub offset: usize,
+}
+
+impl fmt::Display for ErrorAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at offset {}", self.error, self.offset)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ErrorAt {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+impl From<ErrorAt> for Error {
+    fn from(e: ErrorAt) -> Error {
+        e.error
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +154,10 @@ mod tests {
         assert_eq!(
             Error::BadMagic.to_string(),
             "MAGIC does not start with KEKS"
+        );
+        assert_eq!(
+            Error::MapUnordered.at(6).to_string(),
+            "MAP keys out of order or duplicate at offset 6"
         );
     }
 }

@@ -34,7 +34,7 @@ pub mod value;
 pub use atom::{Atom, ItemType};
 #[cfg(feature = "serde")]
 pub use de::from_slice;
-pub use error::Error;
+pub use error::{Error, ErrorAt};
 #[cfg(feature = "serde")]
 pub use ser::to_vec;
 #[cfg(feature = "std")]

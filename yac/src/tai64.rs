@@ -47,8 +47,8 @@ fn be_u32(b: &[u8]) -> u32 {
 
 /// Checks an 8-, 12- or 16-byte label as found on the wire.
 pub fn check_label(label: &[u8]) -> Result<(), Error> {
-    let secs = label.get(..8).ok_or(Error::Invalid)?;
-    if crate::atom::be_u64(secs) >= RESERVED_FROM {
+    let secs = label.first_chunk::<8>().ok_or(Error::Invalid)?;
+    if u64::from_be_bytes(*secs) >= RESERVED_FROM {
         return Err(Error::Tai64TooBig);
     }
     let frac = |r: core::ops::Range<usize>| label.get(r).map(be_u32);
@@ -139,7 +139,7 @@ pub struct Utc {
 pub fn label_to_tai(label: &[u8]) -> Result<Tai, Error> {
     check_label(label)?;
     let field = |r: core::ops::Range<usize>| label.get(r).map(be_u32).unwrap_or(0);
-    let raw = crate::atom::be_u64(label.get(..8).ok_or(Error::Invalid)?);
+    let raw = u64::from_be_bytes(*label.first_chunk::<8>().ok_or(Error::Invalid)?);
     // check_label bounded raw below 2^63, so it fits i64.
     let secs = i64::try_from(raw).map_err(|_| Error::Tai64TooBig)? - EPOCH_I64;
     Ok(Tai {
@@ -250,7 +250,6 @@ pub fn label_to_utc(label: &[u8]) -> Result<Utc, Error> {
 mod tests {
     extern crate std;
     use super::*;
-    use std::vec::Vec;
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
     /// days_from_civil), so that tests state dates as dates.
@@ -268,13 +267,8 @@ mod tests {
         days(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
     }
 
-    fn hex(s: &str) -> Vec<u8> {
-        let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-        digits
-            .chunks(2)
-            .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
-            .collect()
-    }
+    /// Hex to bytes, spaces ignored (the test kit's one `hex`).
+    use yac_testkit::hex;
 
     #[test]
     fn leap_table_is_the_iers_dates() {

@@ -16,6 +16,7 @@
 //! gives the result. A failed encode therefore costs up to two passes.
 
 use super::node::{Item, NONE};
+use super::parse::{chunk_fits, key_above};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
@@ -713,25 +714,6 @@ fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
     }
 }
 
-/// Canonical key order: shorter first, then bytewise. Most neighbouring
-/// keys differ in their first byte, which is compared inline.
-#[inline(always)]
-fn key_above(key: &[u8], prev: &[u8]) -> bool {
-    if key.len() != prev.len() {
-        return key.len() > prev.len();
-    }
-    match (key.first(), prev.first()) {
-        (Some(a), Some(b)) if a != b => a > b,
-        _ => bytes_above(key, prev),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn bytes_above(key: &[u8], prev: &[u8]) -> bool {
-    key > prev
-}
-
 /// Writes a node that is not a container: the common ones inline, with
 /// no call; the others in [`leaf_other`].
 #[inline(always)]
@@ -812,15 +794,4 @@ fn check_chunk(item: &Item, chunk_minus_one: u64) -> Result<bool, Error> {
         return Err(Error::BlobBadChunk);
     }
     Ok(full)
-}
-
-/// Whether a BLOB chunk of `len` bytes is full (`true`) or the last one
-/// (`false`); longer than the chunk length is an error.
-#[inline]
-fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error> {
-    let len = len as u64;
-    if len != 0 && len - 1 > chunk_minus_one {
-        return Err(Error::BlobBadChunk);
-    }
-    Ok(len != 0 && len - 1 == chunk_minus_one)
 }

@@ -34,6 +34,7 @@ mod encode_ref;
 mod fast;
 mod node;
 mod parse;
+mod read;
 mod walk;
 
 #[cfg(test)]
@@ -42,8 +43,9 @@ mod tests;
 use core::marker::PhantomData;
 
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
-pub(crate) use parse::{chunk_fits, key_above};
+pub use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
+pub use read::Node;
 pub use walk::{Event, Walk, WalkState};
 
 use crate::atom::ItemType;

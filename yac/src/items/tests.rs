@@ -11,13 +11,8 @@ use crate::enc::Writer;
 
 mod encode_diff;
 
-fn hex(s: &str) -> Vec<u8> {
-    let s: std::string::String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
+/// Hex to bytes, spaces ignored (the test kit's one `hex`).
+use yac_testkit::hex;
 
 /// Valid documents from FORMAT.md's vector table (whole items).
 fn vectors() -> Vec<Vec<u8>> {
