@@ -214,19 +214,22 @@ struct YACAtom {
 
 // Child and parent links of a LIST, MAP or BLOB node.
 struct YACItemLinks {
-  // Index of the first child, `NONE` when empty.
+  // Index of the first child, `YACItemNone` (Rust: `NONE`) when empty.
   uint32_t first;
-  // Index of the enclosing container, `NONE` for a root.
+  // Index of the enclosing container, `YACItemNone` (Rust: `NONE`) for a
+  // root.
   uint32_t parent;
 };
 
 // The value word of a node; which member is meaningful depends on the type.
 union YACItemValue {
-  // `Pint`: the value. BLOB extension slot: chunk length minus one.
+  // `YACItemPint` (Rust: `ItemType::Pint`): the value. BLOB extension
+  // slot: chunk length minus one.
   uint64_t u;
-  // `Nint`: the (negative) value.
+  // `YACItemNint`: the (negative) value.
   int64_t i;
-  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, Pbig, Nbig): the
+  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, `YACItemPbig`,
+  // `YACItemNbig`): the
   // payload (or the wire header when the size escapes).
   const unsigned char *ptr;
   // LIST, MAP, BLOB: first child and parent.
@@ -237,7 +240,8 @@ union YACItemValue {
 struct YACItem {
   // The value word.
   union YACItemValue v;
-  // Index of the next sibling, `NONE` if this is the last one.
+  // Index of the next sibling, `YACItemNone` (Rust: `NONE`) if this is
+  // the last one.
   uint32_t next;
   // Type (bits 0..4) and size (bits 5..31).
   uint32_t meta;
@@ -637,7 +641,7 @@ uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *
 //
 // # Safety
 // `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-// `key_len` bytes.
+// `keyLen` bytes.
 uint32_t YACItemsMapGetN(const struct YACItems *items,
                          uint32_t map,
                          const unsigned char *key,
@@ -694,7 +698,8 @@ YACErr YACItemsGetBin(const unsigned char **p,
                       uint32_t idx);
 
 // The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+// (magnitude).
 //
 // # Safety
 // `p`, `len` writable; `items` as set up by `YACItemsInit`.
@@ -779,7 +784,7 @@ YACErr YACItemsReplace(uint32_t *old,
 // is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys).
 //
 // # Safety
-// `old_value` writable; `items` as set up by `YACItemsInit`.
+// `oldValue` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsMapSet(uint32_t *oldValue,
                       struct YACItems *items,
                       uint32_t map,
@@ -790,7 +795,7 @@ YACErr YACItemsMapSet(uint32_t *oldValue,
 // gets the value node (unlinked), or `YACItemNone` when absent.
 //
 // # Safety
-// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+// `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
 // up by `YACItemsInit`.
 YACErr YACItemsMapDel(uint32_t *oldValue,
                       struct YACItems *items,

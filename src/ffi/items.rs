@@ -460,7 +460,7 @@ pub unsafe extern "C" fn YACItemsMapGet(
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-/// `key_len` bytes.
+/// `keyLen` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapGetN(
     items: *const YACItems,
@@ -574,7 +574,8 @@ pub unsafe extern "C" fn YACItemsGetBin(
 }
 
 /// The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-/// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+/// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+/// (magnitude).
 ///
 /// # Safety
 /// `p`, `len` writable; `items` as set up by `YACItemsInit`.
@@ -811,7 +812,7 @@ pub unsafe extern "C" fn YACItemsReplace(
 /// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys).
 ///
 /// # Safety
-/// `old_value` writable; `items` as set up by `YACItemsInit`.
+/// `oldValue` writable; `items` as set up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapSet(
     old_value: *mut u32,
@@ -828,7 +829,7 @@ pub unsafe extern "C" fn YACItemsMapSet(
 /// gets the value node (unlinked), or `YACItemNone` when absent.
 ///
 /// # Safety
-/// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+/// `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
 /// up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapDel(
