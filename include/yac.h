@@ -212,6 +212,19 @@ struct YACAtom {
   uint8_t tag;
 };
 
+// Caller memory that node payloads are copied into: `mem`, `cap` bytes,
+// of which the first `len` are used. Set it up with `YACArenaInit` (or
+// fill in the fields); reset `len` to 0 to reuse the memory once no tree
+// points into it.
+struct YACArena {
+  // The memory.
+  unsigned char *mem;
+  // Its size in bytes.
+  size_t cap;
+  // Bytes used so far.
+  size_t len;
+};
+
 // Child and parent links of a LIST, MAP or BLOB node.
 struct YACItemLinks {
   // Index of the first child, `YACItemNone` (Rust: `NONE`) when empty.
@@ -287,6 +300,28 @@ struct YACWalk {
   uint32_t reserved[8];
 };
 
+// A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
+// write items with the `YACWriter...` calls and end with
+// `YACWriterFinish`. Its content is internal (128 bytes on every target).
+struct YACWriter {
+  // Internal state: do not touch.
+  uint64_t reserved[16];
+};
+
+// One open container of a writer: give `YACWriterInit` an array of as
+// many as the documents nest deep (a LIST in a MAP is two). Internal
+// content, 24 bytes.
+struct YACWriterLevel {
+  // Internal state: do not touch.
+  uint64_t reserved[3];
+};
+
+// Flush callback of a streaming writer: receives `len` (> 0) bytes at
+// `buf` to pass on (write to a file or socket), in order. Returns
+// `YACErrNo` (0) on success; any other `YACErr` value becomes the
+// writer's sticky error (unknown values give `YACErrInvalid`).
+typedef uint32_t (*YACWriterFlushFn)(void *ctx, const unsigned char *buf, size_t len);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -346,6 +381,201 @@ YACErr YACAtomsDecode(size_t *n,
                       size_t cap,
                       const unsigned char *buf,
                       size_t len);
+
+// Sets up `arena` over the `cap` bytes at `mem` (NULL only with `cap` 0).
+//
+// Returns: `YACErrInvalid` for a NULL `arena`, or NULL `mem` with `cap`
+// not 0.
+//
+// # Safety
+// `arena` writable; `mem` writable for `cap` bytes for as long as trees
+// point into it.
+YACErr YACArenaInit(struct YACArena *arena, unsigned char *mem, size_t cap);
+
+// Makes a NIL node.
+//
+// # Safety
+// `idx` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsAddNIL(uint32_t *idx, struct YACItems *items);
+
+// Makes a TRUE or FALSE node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBool(uint32_t *idx, struct YACItems *items, bool v);
+
+// Makes a +INT node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddUint(uint32_t *idx, struct YACItems *items, uint64_t v);
+
+// Makes a +INT (`v` >= 0) or -INT node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddInt(uint32_t *idx, struct YACItems *items, int64_t v);
+
+// Makes an empty LIST.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddList(uint32_t *idx, struct YACItems *items);
+
+// Makes an empty MAP (fill it with `YACItemsMapPut...`).
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddMap(uint32_t *idx, struct YACItems *items);
+
+// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
+// its chunks are BIN nodes linked under it. Takes two pool slots.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBlob(uint32_t *idx, struct YACItems *items, uint64_t chunkLen);
+
+// Makes a STR node of the `sLen` bytes at `s`: copied into `arena`, or
+// (`arena` NULL) pointed at, then they must outlive the tree. Invalid
+// UTF-8 or NUL: `YACErrBadUTF8`; arena full: `YACErrNoMem`.
+//
+// # Safety
+// As for `YACItemsAddNIL`; `s` readable for `sLen` bytes; `arena` NULL or
+// set up by `YACArenaInit`, its memory alive while the tree is used.
+YACErr YACItemsAddStr(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      const char *s,
+                      size_t sLen);
+
+// Makes a BIN node of the `vLen` bytes at `v`: copied into `arena`, or
+// (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddBin(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      const unsigned char *v,
+                      size_t vLen);
+
+// Makes a HEXLET node of the 16 bytes at `hexlet`: copied into `arena`,
+// or (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`; `hexlet` readable for 16 bytes.
+YACErr YACItemsAddHexlet(uint32_t *idx,
+                         struct YACItems *items,
+                         struct YACArena *arena,
+                         const unsigned char *hexlet);
+
+// Makes a float node: `d` in the shortest width that holds it exactly,
+// stored in `arena` (required: NULL gives `YACErrInvalid`). Negative zero:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddDouble(uint32_t *idx, struct YACItems *items, struct YACArena *arena, double d);
+
+// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
+// label stored in `arena` (required).
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddUTC(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      int64_t unixSec,
+                      uint32_t nsec);
+
+// Makes a MAGIC node of the `magicLen` (at most 12) bytes at `magic`,
+// padded and stored in `arena` (required).
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddMagic(uint32_t *idx,
+                        struct YACItems *items,
+                        struct YACArena *arena,
+                        const unsigned char *magic,
+                        size_t magicLen);
+
+// Sets the NUL-terminated `key` of `map` to the unlinked node `value`,
+// keeping the keys in order: replaces the value of an equal key (`*old`
+// gets the old value, now unlinked) or inserts the pair (`*old` gets
+// `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
+// (`arena` NULL) pointed at. O(number of keys). An empty key:
+// `YACErrMapBadKey`; `map` not a MAP, or `value` linked already:
+// `YACErrInvalid`. Nothing changes on error.
+//
+// # Safety
+// As for `YACItemsAddStr`; `key` NUL-terminated; `old` NULL or writable.
+YACErr YACItemsMapPut(uint32_t *old,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      uint32_t map,
+                      const char *key,
+                      uint32_t value);
+
+// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
+// value is left unlinked).
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutUint(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          uint64_t v);
+
+// Sets `key` of `map` to a new +INT/-INT node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutInt(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key,
+                         int64_t v);
+
+// Sets `key` of `map` to a new TRUE/FALSE node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutBool(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          bool v);
+
+// Sets `key` of `map` to a new NIL node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutNIL(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key);
+
+// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
+// (copied into `arena` like the key, or pointed at).
+//
+// # Safety
+// As for `YACItemsMapPut`; `s` NUL-terminated.
+YACErr YACItemsMapPutStr(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key,
+                         const char *s);
+
+// Sets `key` of `map` to a new float node of `d` (`arena` required).
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutDouble(struct YACItems *items,
+                            struct YACArena *arena,
+                            uint32_t map,
+                            const char *key,
+                            double d);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -956,6 +1186,241 @@ YACErr YACValidate(size_t *off,
                    uint32_t maxDepth,
                    uint32_t flags);
 
+// Initialises a writer into the buffer `buf` of `cap` bytes, with the
+// stack `levels` of `levelsLen` entries (the deepest nesting allowed;
+// deeper gives `YACErrDeepRecursion`) and an optional key area `keys` of
+// `keysLen` bytes (NULL, 0 for none).
+//
+// MAP keys are checked against the MAP's previous key, kept in the key
+// area when there is one (each open MAP keeps its last key there: size it
+// to the sum, over the nesting levels, of the longest key at that level;
+// a key that does not fit gives `YACErrLenTooBig`), else read back from
+// the buffer. A flushing writer (`YACWriterSetFlush`) without a key area
+// therefore keeps each open MAP's last key in the buffer, which a large
+// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
+// Without the previous key at hand (only while nothing is written: when
+// counting), the order is not checked.
+//
+// The writer keeps the four pointers: see the file's notes on lifetimes.
+// `w` may be uninitialised; an initialised one is reset.
+//
+// Returns: `YACErrInvalid` for a NULL `w`, or a NULL region of non-zero
+// length.
+//
+// # Safety
+// `w` must be writable for a `struct YACWriter`; `buf` for `cap` bytes,
+// `levels` for `levelsLen` entries and `keys` for `keysLen` bytes, each
+// distinct, for as long as the writer is used.
+YACErr YACWriterInit(struct YACWriter *w,
+                     unsigned char *buf,
+                     size_t cap,
+                     struct YACWriterLevel *levels,
+                     size_t levelsLen,
+                     unsigned char *keys,
+                     size_t keysLen);
+
+// Initialises a count-only writer: nothing is written, every call is
+// checked as usual, and `YACWriterFinish` gives the document's size (to
+// size a buffer exactly). Parameters as for `YACWriterInit`; give a key
+// area to have key order checked too. MAPs sorted on close are counted
+// exactly, but their duplicate keys cannot be seen.
+//
+// # Safety
+// As for `YACWriterInit`.
+YACErr YACWriterInitCount(struct YACWriter *w,
+                          struct YACWriterLevel *levels,
+                          size_t levelsLen,
+                          unsigned char *keys,
+                          size_t keysLen);
+
+// Makes `w` a streaming writer: whenever the buffer is full, and at
+// `YACWriterFinish`, its bytes go to `flush(flushCtx, bytes, len)`
+// (payloads larger than the buffer go straight through). Call it after
+// `YACWriterInit` and before the first item. The bytes of an open MAP
+// sorted on close (`YACWriterMapOpenSorted`) stay in the buffer until it is
+// closed (a larger one gives `YACErrNoMem`).
+//
+// # Safety
+// `w` as for every writer call; `flush` must be safe to call with
+// `flushCtx` until the last call on the writer.
+YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void *flushCtx);
+
+// Ends the document(s) written so far: refuses containers or a BLOB left
+// open (`YACErrNotEnough`), hands the rest of the buffer to the flush
+// callback, and sets `*len` (if `len` is not NULL) to the total size in
+// bytes. After `YACErrNoMem`, `*len` is the size the buffer needs. The
+// writer may go on with another document afterwards.
+//
+// # Safety
+// `w` as for every writer call; `len` NULL or writable.
+YACErr YACWriterFinish(uint64_t *len, struct YACWriter *w);
+
+// The writer's error: `YACErrNo`, or the first error met (see the file's
+// notes). `YACErrInvalid` for a NULL or uninitialised `w`.
+//
+// # Safety
+// `w` as for every writer call.
+YACErr YACWriterError(struct YACWriter *w);
+
+// Opens a LIST; close it with `YACWriterClose`.
+//
+// # Safety
+// The contract of every item call: `w` must be NULL or a writer set up by
+// `YACWriterInit`/`YACWriterInitCount` whose regions are still valid.
+// Byte arguments must be readable for their lengths (NULL only with
+// length 0) and may not overlap the writer's regions.
+YACErr YACWriterListOpen(struct YACWriter *w);
+
+// Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
+// keys in ascending order (length first, then bytewise); close it with
+// `YACWriterClose`. A key that is not a non-empty STR gives
+// `YACErrMapBadKey`, one not above the previous key `YACErrMapUnordered`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterMapOpen(struct YACWriter *w);
+
+// Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
+// pairs in place in the buffer (an insertion sort: free when the keys
+// come in order, O(n^2) in the number of keys otherwise, no heap) and
+// refuses a duplicate key (`YACErrMapUnordered`, and the MAP is taken
+// back out of the buffer). The whole MAP must fit in the buffer.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterMapOpenSorted(struct YACWriter *w);
+
+// Closes the innermost LIST or MAP. Refused: nothing open
+// (`YACErrUnexpectedEOC`), a MAP whose last key has no value
+// (`YACErrMapNoVal`), an open BLOB (`YACErrBlobBadTerm`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterClose(struct YACWriter *w);
+
+// Writes NIL.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterNIL(struct YACWriter *w);
+
+// Writes TRUE or FALSE.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBool(struct YACWriter *w, bool v);
+
+// Writes a +INT.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterUint(struct YACWriter *w, uint64_t v);
+
+// Writes a +INT (`v` >= 0) or -INT.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterSint(struct YACWriter *w, int64_t v);
+
+// Writes an integer of any size: +INT (`neg` false) of value `mag`, or
+// -INT (`neg` true) of value -1 - `mag`, `mag` being the big-endian
+// magnitude of `magLen` bytes (leading zero bytes are dropped).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBigint(struct YACWriter *w, bool neg, const unsigned char *mag, size_t magLen);
+
+// Writes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
+// holds `d` exactly (NaN payloads kept). Negative zero has no encoding:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterFloat(struct YACWriter *w, double d);
+
+// Writes a float given as its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
+// 16 or 32), which must be canonical (`YACErrFloatNonMinimal` otherwise).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterFloatRaw(struct YACWriter *w, const unsigned char *p, size_t pLen);
+
+// Writes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, which
+// must be valid and minimal (see `YACAtomTAI64Encode`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterTAI64(struct YACWriter *w, const unsigned char *label, size_t labelLen);
+
+// Writes the TAI64 label (TAI64N when `nsec` is not 0) of a UNIX time:
+// `unixSec` seconds since 1970-01-01 00:00:00 UTC and `nsec`
+// nanoseconds (leap seconds are added; `nsec` above 999999999 gives
+// `YACErrTAI64BadNsec`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterUTC(struct YACWriter *w, int64_t unixSec, uint32_t nsec);
+
+// Writes a STR of the `sLen` bytes at `s` (no terminating NUL needed):
+// a value, or the next key when a MAP is open. Invalid UTF-8 or a NUL
+// byte gives `YACErrBadUTF8`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterStr(struct YACWriter *w, const char *s, size_t sLen);
+
+// Writes a STR of the NUL-terminated string `s` (as `YACWriterStr` with
+// `strlen(s)`).
+//
+// # Safety
+// As for `YACWriterListOpen`; `s` must be NULL (`YACErrInvalid`) or
+// NUL-terminated.
+YACErr YACWriterStrZ(struct YACWriter *w, const char *s);
+
+// Writes a BIN of the `vLen` bytes at `v`; inside a BLOB, a chunk (see
+// `YACWriterChunk`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBin(struct YACWriter *w, const unsigned char *v, size_t vLen);
+
+// Writes a HEXLET of the 16 bytes at `hexlet`.
+//
+// # Safety
+// As for `YACWriterListOpen`; `hexlet` readable for 16 bytes.
+YACErr YACWriterHexlet(struct YACWriter *w, const unsigned char *hexlet);
+
+// Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
+// `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size_t magicLen);
+
+// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
+// then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
+// last, shorter one (possibly empty), which ends the BLOB. Anything else
+// before that gives `YACErrBlobBadTerm`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
+
+// Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or
+// shorter to end it (longer: `YACErrBlobBadChunk`; no BLOB open:
+// `YACErrInvalid`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterChunk(struct YACWriter *w, const unsigned char *v, size_t vLen);
+
+// Writes a whole BLOB of the `vLen` bytes at `v`, in chunks of `chunkLen`
+// bytes (0 gives `YACErrInvalid`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBlob(struct YACWriter *w, uint64_t chunkLen, const unsigned char *v, size_t vLen);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
@@ -1129,5 +1594,10 @@ YAC_LAYOUT_CHECK(items_grow, offsetof(struct YACItems, grow) == YAC_P64(24, 20))
 YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(32, 24));
 YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
 YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
+YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == 128);
+YAC_LAYOUT_CHECK(writer_level_size, sizeof(struct YACWriterLevel) == 24);
+YAC_LAYOUT_CHECK(arena_size, sizeof(struct YACArena) == YAC_P64(24, 12));
+YAC_LAYOUT_CHECK(arena_cap, offsetof(struct YACArena, cap) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(arena_len, offsetof(struct YACArena, len) == YAC_P64(16, 8));
 
 #endif /* YAC_H */

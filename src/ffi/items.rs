@@ -158,7 +158,7 @@ impl YACItems {
 /// `items` must be NULL or point to a `struct YACItems` set up by
 /// `YACItemsInit` and changed only by libyac since (fields the caller may
 /// set excepted), with `list` valid for `cap` nodes.
-unsafe fn with_mut<R>(
+pub(super) unsafe fn with_mut<R>(
     items: *mut YACItems,
     f: impl FnOnce(&mut ItemsMut<'_, 'static>) -> Result<R, Error>,
 ) -> Result<R, YACErr> {
@@ -309,7 +309,7 @@ pub unsafe extern "C" fn YACItemsParse(
 ///
 /// # Safety
 /// `items` non-NULL and valid per `with_mut`'s contract.
-unsafe fn grow(items: *mut YACItems) -> bool {
+pub(super) unsafe fn grow(items: *mut YACItems) -> bool {
     // SAFETY: per this function's contract.
     let Some(it) = (unsafe { items.as_mut() }) else {
         return false;

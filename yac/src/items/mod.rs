@@ -27,6 +27,7 @@
 //! assert_eq!(&out[..n], &doc);
 //! ```
 
+mod build;
 mod edit;
 mod encode;
 #[cfg(test)]
@@ -42,6 +43,7 @@ mod tests;
 
 use core::marker::PhantomData;
 
+pub use build::Arena;
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
 pub use parse::{chunk_fits, key_above};
 pub use parse::{count_nodes, ParseState};
