@@ -168,6 +168,12 @@ impl State {
     pub fn error(&self) -> Option<Error> {
         Error::from_code(self.err)
     }
+
+    /// Whether there is no error (not even `NoMem`).
+    #[inline(always)]
+    pub fn is_ok(&self) -> bool {
+        self.err == 0
+    }
 }
 
 /// The flush callback's Rust shape: takes the bytes to pass on; an error
@@ -264,8 +270,9 @@ impl Core<'_, '_> {
     fn put_window(&mut self, w: &[u8; 16], n: usize) -> Result<(), Error> {
         let pos = self.st.pos;
         if self.st.flags & W_ROOM == 0 {
-            if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(16)) {
-                copy(dst, w);
+            let dst = self.buf.get_mut(pos..pos.wrapping_add(16));
+            if let Some(dst) = dst.and_then(|d| <&mut [u8; 16]>::try_from(d).ok()) {
+                *dst = *w; // one 16-byte store
                 self.st.pos = pos + n;
                 self.st.total += n as u64;
                 return Ok(());
@@ -473,7 +480,24 @@ impl Core<'_, '_> {
     fn string(&mut self, base: u8, payload: &[u8]) -> Result<(), Error> {
         let mut head = [0u8; 9];
         let h = enc::string_header(base, payload.len(), &mut head);
-        if self.whole(h.saturating_add(payload.len())) {
+        let pos = self.st.pos;
+        let n = h.saturating_add(payload.len());
+        // The common case: room for the header's 9-byte window and the
+        // payload; the header's bytes after the first `h` are scratch.
+        if self.st.flags & W_ROOM == 0 && n.saturating_add(9) <= self.buf.len().saturating_sub(pos)
+        {
+            let dst = self.buf.get_mut(pos..pos.wrapping_add(9));
+            if let Some(d) = dst.and_then(|d| <&mut [u8; 9]>::try_from(d).ok()) {
+                *d = head;
+            }
+            if let Some(d) = self.buf.get_mut(pos + h..) {
+                copy(d, payload);
+            }
+            self.st.pos = pos + n;
+            self.st.total += n as u64;
+            return Ok(());
+        }
+        if self.whole(n) {
             self.put(head.get(..h).unwrap_or(&[]))?;
             self.put(payload)?;
         }
@@ -527,10 +551,16 @@ impl Core<'_, '_> {
 
     /// A STR: a value, or a key of the MAP on top.
     pub fn str(&mut self, s: &str) -> Result<(), Error> {
-        self.stuck()?;
         if s.as_bytes().contains(&0) {
-            return Err(self.fail(Error::BadUtf8));
+            return Err(self.refuse(Error::BadUtf8));
         }
+        self.str_without_nul(s)
+    }
+
+    /// [`Core::str`] of a STR known to hold no NUL (for example checked by
+    /// [`crate::utf8::validate_str`]).
+    pub fn str_without_nul(&mut self, s: &str) -> Result<(), Error> {
+        self.stuck()?;
         let s = s.as_bytes();
         let role = self.str_role(s)?;
         let at = self.st.total + string_head_len(s.len()) as u64;
@@ -885,7 +915,8 @@ pub struct Writer<'b> {
 
 impl<'b> Writer<'b> {
     /// A writer into `buf`, for documents nested up to [`INLINE_LEVELS`]
-    /// deep (see [`Writer::levels`]).
+    /// deep (see [`Writer::levels`]). The bytes of `buf` past those
+    /// written may be used as scratch.
     pub fn new(buf: &'b mut [u8]) -> Self {
         Writer {
             buf,
