@@ -264,6 +264,21 @@ impl Core<'_, '_> {
         self.put_slow(src)
     }
 
+    /// Appends one byte.
+    #[inline(always)]
+    fn put_byte(&mut self, b: u8) -> Result<(), Error> {
+        let pos = self.st.pos;
+        if self.st.flags & W_ROOM == 0 {
+            if let Some(d) = self.buf.get_mut(pos) {
+                *d = b;
+                self.st.pos = pos + 1;
+                self.st.total += 1;
+                return Ok(());
+            }
+        }
+        self.put_slow(&[b])
+    }
+
     /// Appends the first `n` bytes of `w`, storing the whole window when
     /// there is room for it (the bytes after the first `n` are scratch).
     #[inline(always)]
@@ -639,6 +654,7 @@ impl Core<'_, '_> {
 
     /// Opens a LIST, a MAP (keys in order, `sorted` false) or a MAP sorted
     /// on close.
+    #[inline(always)]
     pub fn open(&mut self, kind: u8) -> Result<(), Error> {
         self.stuck()?;
         self.value_slot()?;
@@ -656,7 +672,7 @@ impl Core<'_, '_> {
         if self.levels.len() <= self.st.depth as usize {
             return Err(self.fail(Error::DeepRecursion));
         }
-        self.put(&[t])?;
+        self.put_byte(t)?;
         self.push(level)?;
         self.done()
     }
@@ -698,18 +714,19 @@ impl Core<'_, '_> {
     /// Closes the innermost LIST or MAP (EOC).
     pub fn close(&mut self) -> Result<(), Error> {
         self.stuck()?;
-        let e = match self.top().copied() {
+        let e = match self.top() {
             None => Error::UnexpectedEoc,
             Some(l) if l.kind == K_BLOB => Error::BlobBadTerm,
             Some(l) if l.flags & F_VALUE != 0 => Error::MapNoVal,
             Some(l) => {
-                if l.kind == K_SMAP && l.flags & F_UNSORTED != 0 {
-                    self.sort(l.start)?;
+                let (kind, flags, key_at, start) = (l.kind, l.flags, l.key_at, l.start);
+                if kind == K_SMAP && flags & F_UNSORTED != 0 {
+                    self.sort(start)?;
                 }
-                self.put(&[tag::EOC])?;
+                self.put_byte(tag::EOC)?;
                 self.st.depth -= 1;
-                if l.kind == K_MAP && !self.keys.is_empty() {
-                    self.st.keys_top = l.key_at as usize;
+                if kind == K_MAP && !self.keys.is_empty() {
+                    self.st.keys_top = key_at as usize;
                 }
                 return self.done();
             }
@@ -720,6 +737,8 @@ impl Core<'_, '_> {
     /// Sorts the pairs of the MAP sorted on close whose first key is at
     /// stream position `start`, if all of it is in the buffer; a duplicate
     /// key is refused and the MAP is taken back out of the buffer.
+    #[cold]
+    #[inline(never)]
     fn sort(&mut self, start: u64) -> Result<(), Error> {
         if self.st.flags & (W_ROOM | W_COUNT) != 0 || start < self.st.flushed {
             return Ok(());
