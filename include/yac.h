@@ -300,6 +300,30 @@ struct YACWalk {
   uint32_t reserved[8];
 };
 
+// A position among the children of a LIST, MAP or BLOB: before the first
+// child, between two, or after the last. Made by `YACItemsCursorFirst`,
+// `YACItemsCursorEnd` or `YACItemsCursorAfter` from the tree itself, so
+// that an edit there needs no check of where it is: O(1).
+//
+// A cursor is valid for the tree that made it (the `struct YACItems` and
+// the `YACItemsInit` that set it up), until that tree unlinks a node
+// (`YACItemsRemove`, `YACItemsReplace`, `YACItemsMapSet` replacing a
+// value, `YACItemsMapDel`, `YACItemsCursorRemove`/`Replace` through
+// another cursor). Then every other cursor of the tree is stale, and a
+// call given one returns `YACErrInvalid` with nothing changed: make a new
+// one. Insertions (`YACItemsAdd`, `InsertAfter`, `Prepend`, cursor
+// inserts, `MapSet` adding a pair), parses and aborts keep cursors valid;
+// a cursor's own remove and replace keep it valid. Staleness is detected
+// by an edit counter of 32 bits: a cursor left unused across exactly a
+// multiple of 2^32 unlinking edits would pass for valid. A cursor of
+// another tree is refused too, except with a chance of about 2^-32 (the
+// counters start from the pools' addresses). Plain words, copied freely;
+// never write them.
+struct YACCursor {
+  // Internal state.
+  uint32_t reserved[4];
+};
+
 // A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
 // write items with the `YACWriter...` calls and end with
 // `YACWriterFinish`. Its content is internal (128 bytes on every target).
@@ -762,9 +786,11 @@ YACErr YACAtomRawEncode(size_t *len,
                         size_t valLen);
 
 // Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
-// big-endian, as in a `YACItemFloat` atom) to `double`, exactly. Other
-// widths give `YACErrInvalid` (binary128/256 do not fit a double). The
-// pattern is not checked for canonical form.
+// big-endian, as in a `YACItemFloat` atom) to `double`, exactly, NaN
+// payloads and the signalling bit included (as `YACItemsGetDouble`, whose
+// note on x87 targets applies here too). Other widths give
+// `YACErrInvalid` (binary128/256 do not fit a double). The pattern is not
+// checked for canonical form.
 //
 // # Safety
 // `d` must point to a writable `double`; `p` must be readable for `len`
@@ -795,9 +821,20 @@ YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
 // Incremental input: on `YACErrNotEnough` `*off` is at the first byte not
 // yet consumed and the progress is kept in `items`; call again with the
 // same `buf` (same address, with more bytes: `len` larger) and `*off`.
+// While a parse is unfinished (`YACItemsParsing`), a call with another
+// `buf` address or another `*off` is refused with `YACErrInvalid` and
+// changes nothing, so a new document is never taken for the rest of an
+// old one (`YACItemsAbort` drops the old one); every edit is refused; and
+// the unfinished document's nodes are invisible (navigation, getters,
+// encoding and walks see the pool as before it began).
 // On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 // the nodes of this document are dropped (`items->len` is back to what it
 // was before the document began) and `*off` is at the offending atom.
+//
+// Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
+// nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
+// keeps pointing at its wire header) or on the number of children (2^27
+// - 1 or more makes `YACItemsChildCount` O(n)).
 //
 // # Safety
 // `items` as set up by `YACItemsInit`; `root` and `off` writable; `buf`
@@ -810,7 +847,9 @@ YACErr YACItemsParse(struct YACItems *items,
                      size_t len);
 
 // Abandons an unfinished incremental parse: the nodes of that document
-// are dropped.
+// are dropped, and the pool is as it was before that document began
+// (edits are allowed again; cursors stay valid). A no-op when no parse is
+// unfinished.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
@@ -878,7 +917,9 @@ uint32_t YACItemsMapGetN(const struct YACItems *items,
                          size_t keyLen);
 
 // Sets `*count` to the number of children of container `idx` (keys and
-// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children.
+// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children; a
+// container with more (the count does not fit the node) is counted by
+// walking its children, O(n).
 //
 // # Safety
 // `count` writable; `items` as set up by `YACItemsInit`.
@@ -904,8 +945,21 @@ YACErr YACItemsGetInt(int64_t *v, const struct YACItems *items, uint32_t idx);
 // `v` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
 
-// Typed getter: `*v` = a FLOAT16/32/64 node widened to double (128/256:
-// `YACErrInvalid`, read them with `YACItemsGetBytes`).
+// Typed getter: `*v` = a FLOAT16/32/64 node widened to double exactly,
+// NaNs included: a NaN keeps its sign, its payload (shifted to the top of
+// the double's fraction) and its signalling or quiet bit, so that
+// `YACAtomFloatEncode` gives the same bytes back (FLOAT128/256:
+// `YACErrInvalid`; `YACItemsGetBytes` gives any FLOAT's raw bytes).
+//
+// libyac computes the double on integers and stores its 8 bytes, so
+// `*v` holds the exact bits on every target. What the caller's code then
+// does with it is up to the compiler: on i686 with x87 floating point
+// (`-m32` without `-mfpmath=sse`, and every x86 target without SSE2),
+// loading a double into an x87 register (arithmetic, passing or returning
+// it by value, sometimes a plain copy) quiets a signalling NaN. There,
+// read the bits with `memcpy` from `*v`, or the raw bytes with
+// `YACItemsGetBytes`. x86_64, i686 with SSE2 math, ARM and the other
+// targets keep them.
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
@@ -955,8 +1009,14 @@ YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
 // while the tree is used. Checked as the parser would (UTF-8 and no NUL
 // in STR, float and TAI64 rules; bigint leading zeros are dropped).
 // Link the node with `YACItemsInsertAfter`, `YACItemsPrepend`,
-// `YACItemsReplace` or `YACItemsMapSet`. `YACErrNoMem` when the pool is
-// full (no growth here).
+// `YACItemsReplace`, `YACItemsMapSet` or a cursor (`YACItemsCursorInsert`,
+// `YACItemsMapAppend`). `YACErrNoMem` when the pool is full (no growth
+// here); `YACErrInvalid` during an unfinished parse.
+//
+// Limit: byte values (BIN, STR, bigint magnitudes, ...) of 2^27 - 1 bytes
+// or more are refused with `YACErrLenTooBig`: a node stores lengths below
+// that, and only parsed values can point at a wire header for longer
+// ones (`YACItemsParse` takes them).
 //
 // # Safety
 // `idx` writable; `items` as set up by `YACItemsInit`; `atom` valid, its
@@ -964,24 +1024,35 @@ YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
 YACErr YACItemsAdd(uint32_t *idx, struct YACItems *items, const struct YACAtom *atom);
 
 // Replaces in place the value of the non-container node `idx` with the
-// non-container `atom` (links kept). Checked as `YACItemsAdd`. Changing a
-// MAP key out of order is allowed here but refused by `YACItemsEncode`.
+// non-container `atom` (links kept). Checked as `YACItemsAdd` (same
+// limits). A leaf knows no container, so where it is makes no
+// difference here: changing a MAP key out of order or into another type,
+// or a BLOB chunk into another type or length, is allowed, and refused by
+// `YACItemsEncode`.
 //
 // # Safety
 // As for `YACItemsAdd`.
 YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAtom *atom);
 
 // Inserts the unlinked node `idx` right after `prev`, which must be a
-// child of the LIST or BLOB `parent`. O(1): mid-list insertion. An
-// already linked node, a MAP parent (use `YACItemsMapSet`) or a cycle
-// give `YACErrInvalid`; a non-BIN into a BLOB `YACErrBlobBadTerm`.
+// child of the LIST or BLOB `parent`. An already linked node, a `prev`
+// that is not a child of `parent`, a MAP parent (use `YACItemsMapSet`),
+// a cycle or an unfinished parse give `YACErrInvalid`; a non-BIN into a
+// BLOB `YACErrBlobBadTerm`; nothing is changed then.
+//
+// Cost: leaves carry no link to their container, so `prev` is checked by
+// walking `parent`'s children up to it: O(position of `prev`), O(1) when
+// `prev` is a container (its parent link answers). For O(1) insertion
+// anywhere, and O(1) append, use a cursor (`YACItemsCursorAfter`,
+// `YACItemsCursorEnd`, `YACItemsCursorInsert`): the tree hands out the
+// position, so it needs no check.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
 YACErr YACItemsInsertAfter(struct YACItems *items, uint32_t parent, uint32_t prev, uint32_t idx);
 
 // Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-// `parent`. O(1).
+// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
@@ -989,7 +1060,10 @@ YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
 
 // Unlinks the child after `prev` (the first child when `prev` is
 // `YACItemNone`) of the LIST or BLOB `parent`; `*removed` gets it (it
-// keeps its subtree and may be inserted elsewhere). O(1).
+// keeps its subtree and may be inserted elsewhere). O(1) for the first
+// child; otherwise `prev` is checked as in `YACItemsInsertAfter`,
+// O(position of `prev`) (`YACItemsCursorRemove`: O(1)). Every cursor of
+// the tree becomes stale.
 //
 // # Safety
 // `removed` writable; `items` as set up by `YACItemsInit`.
@@ -997,8 +1071,10 @@ YACErr YACItemsRemove(uint32_t *removed, struct YACItems *items, uint32_t parent
 
 // Puts the unlinked node `idx` in place of the child after `prev` (or the
 // first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
-// unlinked. O(1). (Graft: parse other bytes into the same `items`, then
-// replace or insert their root.)
+// unlinked. `prev` is checked as in `YACItemsRemove` (O(1) for the first
+// child, else O(position of `prev`); `YACItemsCursorReplace`: O(1)).
+// Every cursor of the tree becomes stale. (Graft: parse other bytes into
+// the same `items`, then replace or insert their root.)
 //
 // # Safety
 // `old` writable; `items` as set up by `YACItemsInit`.
@@ -1011,7 +1087,9 @@ YACErr YACItemsReplace(uint32_t *old,
 // Sets key node `key` (unlinked non-empty STR) to value node `value`
 // (unlinked) in MAP `map`, keeping keys ordered: an equal key's value is
 // replaced (`*oldValue` gets the old one; `key` stays unused) or the pair
-// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys).
+// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys);
+// `YACItemsMapAppend` adds a pair after the last in O(1). Replacing a
+// value makes every cursor of the tree stale.
 //
 // # Safety
 // `oldValue` writable; `items` as set up by `YACItemsInit`.
@@ -1023,6 +1101,7 @@ YACErr YACItemsMapSet(uint32_t *oldValue,
 
 // Removes `key` (`keyLen` bytes) and its value from MAP `map`; `*oldValue`
 // gets the value node (unlinked), or `YACItemNone` when absent.
+// O(number of keys). Removing makes every cursor of the tree stale.
 //
 // # Safety
 // `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
@@ -1072,6 +1151,151 @@ YACErr YACItemsWalkNext(YACWalkEvent *event,
                         uint32_t *depth,
                         struct YACWalk *walk,
                         const struct YACItems *items);
+
+// Whether a parse of `items` is unfinished: a `YACItemsParse` returned
+// `YACErrNotEnough` (or `YACErrNoMem` on the way to growing) and was
+// neither continued to its end nor dropped by `YACItemsAbort`. Meanwhile
+// every edit is refused (`YACErrInvalid`), the unfinished document's
+// nodes are invisible to navigation and encoding, and `YACItemsParse`
+// accepts only the same buffer at the offset where it stopped. False for
+// NULL.
+//
+// # Safety
+// `items` NULL or as set up by `YACItemsInit`.
+bool YACItemsParsing(const struct YACItems *items);
+
+// Checks that the trees of `items` are consistent: every container's
+// stored child count equals its linked children, every node is in at most
+// one place (under one container, or unlinked), no container is inside
+// itself, the children of every container end, every container's parent
+// link names the container holding it, and MAPs have an even number of
+// children. Every successful call of this API keeps that, and every
+// failing one changes nothing: this is for tests and debug builds.
+// (`YACItemsSetValue` may change a MAP key or a BLOB chunk into what the
+// encoder refuses; that is no inconsistency.) During an unfinished parse
+// the unfinished document is not checked, the rest is.
+//
+// `YACErrNo` when consistent; else `YACErrInvalid`, with `*node` the node
+// where the fault was seen (`YACItemNone` when it is not one node's) and
+// `*why` a static text naming it; `node` and `why` may be NULL.
+//
+// Cost: O(len) time, no memory, no recursion. To tell in O(1) memory
+// whether a node is reached twice, it marks each node it finds in a
+// container (a bit of its type field) and clears every mark before it
+// returns: the pool is written during the call, so it needs the same
+// exclusive access as an edit.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `node`, `why` NULL or writable.
+YACErr YACItemsCheck(uint32_t *node, const char **why, struct YACItems *items);
+
+// A cursor before the first child of the LIST, MAP or BLOB `parent`.
+// O(1).
+//
+// # Safety
+// `cur` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorFirst(struct YACCursor *cur, const struct YACItems *items, uint32_t parent);
+
+// A cursor after the last child of `parent`: where `YACItemsCursorInsert`
+// (LIST, BLOB) and `YACItemsMapAppend` (MAP) append. O(number of
+// children) once; each append then costs O(1) and moves the cursor past
+// what it added.
+//
+// # Safety
+// `cur` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorEnd(struct YACCursor *cur, const struct YACItems *items, uint32_t parent);
+
+// A cursor right after `prev`, which must be a child of `parent` (before
+// the first child when `prev` is `YACItemNone`): checked, O(1) when `prev`
+// is a container in a LIST or BLOB, else O(position of `prev`).
+//
+// # Safety
+// `cur` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorAfter(struct YACCursor *cur,
+                           const struct YACItems *items,
+                           uint32_t parent,
+                           uint32_t prev);
+
+// `*child` = the child right after the cursor (the one
+// `YACItemsCursorRemove`/`Replace` act on), `YACItemNone` at the end.
+// O(1). A stale cursor: `YACErrInvalid`.
+//
+// # Safety
+// `child` writable; `cur` valid; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorPeek(uint32_t *child,
+                          const struct YACCursor *cur,
+                          const struct YACItems *items);
+
+// Moves the cursor over the child after it; `*child` = that child, or
+// `YACItemNone` at the end (the cursor stays). O(1). A loop of these
+// visits every child, as `YACItemsNext` does.
+//
+// # Safety
+// `child` writable; `cur` valid and writable; `items` as set up by
+// `YACItemsInit`.
+YACErr YACItemsCursorNext(uint32_t *child, struct YACCursor *cur, const struct YACItems *items);
+
+// Inserts the unlinked node `idx` at the cursor, in a LIST or BLOB, and
+// moves the cursor past it: repeated inserts keep their order, and a
+// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list.
+// Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
+// (use `YACItemsMapAppend` or `YACItemsMapSet`), a linked node, a cycle
+// and during an unfinished parse; a non-BIN into a BLOB is
+// `YACErrBlobBadTerm`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `cur` valid and writable.
+YACErr YACItemsCursorInsert(struct YACItems *items, struct YACCursor *cur, uint32_t idx);
+
+// Unlinks the child after the cursor, in a LIST or BLOB; `*removed` gets
+// it (with its subtree, ready to be inserted elsewhere). O(1). The cursor
+// stays where it was, now before the next child, and valid; every other
+// cursor of the tree becomes stale.
+//
+// # Safety
+// `removed` writable; `items` as set up by `YACItemsInit`; `cur` valid
+// and writable.
+YACErr YACItemsCursorRemove(uint32_t *removed, struct YACItems *items, struct YACCursor *cur);
+
+// Puts the unlinked node `idx` in place of the child after the cursor, in
+// a LIST or BLOB; `*old` gets the old child, now unlinked. O(1). The
+// cursor stays valid; every other cursor of the tree becomes stale.
+//
+// # Safety
+// `old` writable; `items` as set up by `YACItemsInit`; `cur` valid and
+// writable.
+YACErr YACItemsCursorReplace(uint32_t *old,
+                             struct YACItems *items,
+                             struct YACCursor *cur,
+                             uint32_t idx);
+
+// Appends the pair `key` (an unlinked non-empty STR node) and `value` (an
+// unlinked node) to the MAP at the cursor, which must be at the MAP's end
+// (`YACItemsCursorEnd`), and moves the cursor past the value. `key` must
+// sort above the MAP's last key (length first, then bytewise), else
+// `YACErrMapUnordered` (`YACItemsMapSet` takes keys in any order, in
+// O(number of keys)); a key that is no non-empty STR is
+// `YACErrMapBadKey`. O(1) plus one key comparison.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `cur` valid and writable.
+YACErr YACItemsMapAppend(struct YACItems *items,
+                         struct YACCursor *cur,
+                         uint32_t key,
+                         uint32_t value);
+
+// The container of a cursor (`YACItemNone` for NULL).
+//
+// # Safety
+// `cur` NULL or valid.
+uint32_t YACCursorParent(const struct YACCursor *cur);
+
+// The child right before a cursor, `YACItemNone` at the start (and for
+// NULL).
+//
+// # Safety
+// `cur` NULL or valid.
+uint32_t YACCursorPrev(const struct YACCursor *cur);
 
 // Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
 // found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01
@@ -1597,6 +1821,7 @@ YAC_LAYOUT_CHECK(items_grow, offsetof(struct YACItems, grow) == YAC_P64(24, 20))
 YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(32, 24));
 YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
 YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
+YAC_LAYOUT_CHECK(cursor_size, sizeof(struct YACCursor) == 16);
 YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == 128);
 YAC_LAYOUT_CHECK(writer_level_size, sizeof(struct YACWriterLevel) == 24);
 YAC_LAYOUT_CHECK(arena_size, sizeof(struct YACArena) == YAC_P64(24, 12));

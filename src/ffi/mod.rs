@@ -17,6 +17,7 @@ pub mod atom;
 pub mod build;
 pub mod enc;
 pub mod items;
+pub mod items_edits;
 mod layout;
 pub mod tai64;
 pub mod validate;
