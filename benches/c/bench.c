@@ -518,6 +518,8 @@ static uint64_t op_mp_decode(struct ctx *c) { return mpuck_check_and_walk(c->mp,
 
 static uint64_t op_yac_batch(struct ctx *c) { return yac_atoms_batch(c->yac, c->yac_len); }
 
+static uint64_t op_yac_inline(struct ctx *c) { return yac_atoms_inline(c->yac, c->yac_len); }
+
 static uint64_t op_mpc_pack(struct ctx *c) {
     msgpack_sbuffer_clear(&c->sbuf);
     if (msgpack_pack_object(&c->pk, c->ref_un.data) != 0) {
@@ -550,6 +552,7 @@ enum {
     P_YAC_VALIDATE,
     P_MP_DECODE,
     P_YAC_BATCH,
+    P_YAC_INLINE,
     NPEERS
 };
 
@@ -573,6 +576,7 @@ static const struct peer {
     {"libyac Validate", op_yac_validate, 1, 1},
     {"msgpuck mp_check + decode", op_mp_decode, 0, 0},
     {"libyac AtomsDecode batches", op_yac_batch, 1, 1},
+    {"libyac AtomDecodeInline walk", op_yac_inline, 1, 1},
 };
 
 #define MAX_REPS 64
@@ -797,6 +801,8 @@ static void run_document(const struct config *cfg, const char *name, const char 
            med[P_YAC_VALIDATE] / med[P_MP_CHECK], "<= 1.0");
     printf("  %-44s %7.3f %9s\n", "libyac AtomsDecode / mp_check + decode",
            med[P_YAC_BATCH] / med[P_MP_DECODE], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac AtomDecodeInline / mp_check + decode",
+           med[P_YAC_INLINE] / med[P_MP_DECODE], "<= 0.5");
     printf("  %-44s %6.1f%%\n", "UTF-8 validation share of libyac parse",
            100.0 * (med[P_YAC_PARSE] - med[P_YAC_TRUST]) / med[P_YAC_PARSE]);
     printf("  %-44s %7.2f  (%zu B/node x %u nodes / %llu items)\n", "libyac tree bytes per item",
