@@ -396,6 +396,93 @@ static void test_edits_and_encoders(void) {
   CHECK(off == len && len > d.n, "edited document encoded");
 }
 
+static uint32_t writer_sink(void *ctx, const unsigned char *buf, size_t len) {
+  size_t *total = ctx;
+  (void)buf;
+  *total += len;
+  return 0;
+}
+
+/* The streaming writer: into a buffer, through a flush callback, counted,
+ * with MAPs in order and sorted on close, and refusals. */
+static void test_writer(void) {
+  static unsigned char out[512];
+  struct YACWriterLevel levels[4];
+  unsigned char keys[32];
+  struct YACWriter w;
+  uint64_t len = 0;
+  size_t flushed = 0;
+  int mode;
+  start();
+  for (mode = 0; mode < 4; mode++) {
+    if (mode == 3) {
+      YACWriterInitCount(&w, levels, 4, keys, sizeof keys);
+    } else {
+      YACWriterInit(&w, out, mode == 1 ? 8 : sizeof out, levels, 4, keys,
+                    sizeof keys);
+    }
+    if (mode == 1) {
+      YACWriterSetFlush(&w, writer_sink, &flushed);
+    }
+    YACWriterMagic(&w, (const unsigned char *)"cm/x", 4);
+    if (mode == 2) {
+      YACWriterMapOpenSorted(&w);
+    } else {
+      YACWriterMapOpen(&w);
+    }
+    YACWriterStrZ(&w, "a");
+    YACWriterListOpen(&w);
+    YACWriterUint(&w, 1);
+    YACWriterSint(&w, -1000);
+    YACWriterFloat(&w, 0.5);
+    YACWriterUTC(&w, 1483228800, 5);
+    YACWriterClose(&w);
+    YACWriterStrZ(&w, "b");
+    YACWriterBlob(&w, 3, (const unsigned char *)"abcdefg", 7);
+    YACWriterStrZ(&w, mode == 2 ? "a" : "c");
+    YACWriterNIL(&w);
+    YACWriterClose(&w);
+    YACWriterFinish(&len, &w);
+  }
+  YACWriterInit(&w, out, sizeof out, levels, 4, NULL, 0);
+  YACWriterMapOpen(&w);
+  YACWriterStr(&w, "\xC0\x80", 2);
+  YACWriterFinish(&len, &w);
+  stop("writer");
+  CHECK(flushed > 0, "writer: streamed");
+}
+
+/* The builder's typed adders and MAP puts, into a fixed pool and arena. */
+static void test_builder(void) {
+  static struct YACItem pool[32];
+  static unsigned char mem[64], out[128];
+  struct YACItems items;
+  struct YACArena arena;
+  uint32_t root, list, v;
+  size_t off = 0;
+  start();
+  YACItemsInit(&items, pool, 32);
+  YACArenaInit(&arena, mem, sizeof mem);
+  YACItemsAddMap(&root, &items);
+  YACItemsMapPutUint(&items, &arena, root, "u", 1);
+  YACItemsMapPutInt(&items, &arena, root, "i", -1);
+  YACItemsMapPutStr(&items, &arena, root, "s", "text");
+  YACItemsMapPutDouble(&items, &arena, root, "d", 0.25);
+  YACItemsMapPutBool(&items, &arena, root, "b", true);
+  YACItemsMapPutNIL(&items, &arena, root, "n");
+  YACItemsAddList(&list, &items);
+  YACItemsAddUTC(&v, &items, &arena, 1483228800, 1);
+  YACItemsPrepend(&items, list, v);
+  YACItemsAddMagic(&v, &items, &arena, (const unsigned char *)"m", 1);
+  YACItemsPrepend(&items, list, v);
+  YACItemsAddBin(&v, &items, &arena, (const unsigned char *)"ab", 2);
+  YACItemsPrepend(&items, list, v);
+  YACItemsMapPut(NULL, &items, &arena, root, "l", list);
+  YACItemsEncode(&items, root, &off, out, sizeof out);
+  stop("builder");
+  CHECK(off > 0, "builder: encoded");
+}
+
 /* A deep document: no allocation whatever the depth. */
 static void test_deep(void) {
   const size_t depth = 100000;
@@ -436,6 +523,8 @@ int main(void) {
   test_counter_sees_allocations();
   test_vectors();
   test_edits_and_encoders();
+  test_writer();
+  test_builder();
   test_deep();
   return check_report();
 }

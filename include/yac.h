@@ -212,21 +212,37 @@ struct YACAtom {
   uint8_t tag;
 };
 
+// Caller memory that node payloads are copied into: `mem`, `cap` bytes,
+// of which the first `len` are used. Set it up with `YACArenaInit` (or
+// fill in the fields); reset `len` to 0 to reuse the memory once no tree
+// points into it.
+struct YACArena {
+  // The memory.
+  unsigned char *mem;
+  // Its size in bytes.
+  size_t cap;
+  // Bytes used so far.
+  size_t len;
+};
+
 // Child and parent links of a LIST, MAP or BLOB node.
 struct YACItemLinks {
-  // Index of the first child, `NONE` when empty.
+  // Index of the first child, `YACItemNone` (Rust: `NONE`) when empty.
   uint32_t first;
-  // Index of the enclosing container, `NONE` for a root.
+  // Index of the enclosing container, `YACItemNone` (Rust: `NONE`) for a
+  // root.
   uint32_t parent;
 };
 
 // The value word of a node; which member is meaningful depends on the type.
 union YACItemValue {
-  // `Pint`: the value. BLOB extension slot: chunk length minus one.
+  // `YACItemPint` (Rust: `ItemType::Pint`): the value. BLOB extension
+  // slot: chunk length minus one.
   uint64_t u;
-  // `Nint`: the (negative) value.
+  // `YACItemNint`: the (negative) value.
   int64_t i;
-  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, Pbig, Nbig): the
+  // Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, `YACItemPbig`,
+  // `YACItemNbig`): the
   // payload (or the wire header when the size escapes).
   const unsigned char *ptr;
   // LIST, MAP, BLOB: first child and parent.
@@ -237,7 +253,8 @@ union YACItemValue {
 struct YACItem {
   // The value word.
   union YACItemValue v;
-  // Index of the next sibling, `NONE` if this is the last one.
+  // Index of the next sibling, `YACItemNone` (Rust: `NONE`) if this is
+  // the last one.
   uint32_t next;
   // Type (bits 0..4) and size (bits 5..31).
   uint32_t meta;
@@ -282,6 +299,52 @@ struct YACWalk {
   // Internal state.
   uint32_t reserved[8];
 };
+
+// A position among the children of a LIST, MAP or BLOB: before the first
+// child, between two, or after the last. Made by `YACItemsCursorFirst`,
+// `YACItemsCursorEnd` or `YACItemsCursorAfter` from the tree itself, so
+// that an edit there needs no check of where it is: O(1).
+//
+// A cursor is valid for the tree that made it (the `struct YACItems` and
+// the `YACItemsInit` that set it up), until that tree unlinks a node
+// (`YACItemsRemove`, `YACItemsReplace`, `YACItemsMapSet` replacing a
+// value, `YACItemsMapDel`, `YACItemsCursorRemove`/`Replace` through
+// another cursor). Then every other cursor of the tree is stale, and a
+// call given one returns `YACErrInvalid` with nothing changed: make a new
+// one. Insertions (`YACItemsAdd`, `InsertAfter`, `Prepend`, cursor
+// inserts, `MapSet` adding a pair), parses and aborts keep cursors valid;
+// a cursor's own remove and replace keep it valid. Staleness is detected
+// by an edit counter of 32 bits: a cursor left unused across exactly a
+// multiple of 2^32 unlinking edits would pass for valid. A cursor of
+// another tree is refused too, except with a chance of about 2^-32 (the
+// counters start from the pools' addresses). Plain words, copied freely;
+// never write them.
+struct YACCursor {
+  // Internal state.
+  uint32_t reserved[4];
+};
+
+// A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
+// write items with the `YACWriter...` calls and end with
+// `YACWriterFinish`. Its content is internal (128 bytes on every target).
+struct YACWriter {
+  // Internal state: do not touch.
+  uint64_t reserved[16];
+};
+
+// One open container of a writer: give `YACWriterInit` an array of as
+// many as the documents nest deep (a LIST in a MAP is two). Internal
+// content, 24 bytes.
+struct YACWriterLevel {
+  // Internal state: do not touch.
+  uint64_t reserved[3];
+};
+
+// Flush callback of a streaming writer: receives `len` (> 0) bytes at
+// `buf` to pass on (write to a file or socket), in order. Returns
+// `YACErrNo` (0) on success; any other `YACErr` value becomes the
+// writer's sticky error (unknown values give `YACErrInvalid`).
+typedef uint32_t (*YACWriterFlushFn)(void *ctx, const unsigned char *buf, size_t len);
 
 #ifdef __cplusplus
 extern "C" {
@@ -342,6 +405,201 @@ YACErr YACAtomsDecode(size_t *n,
                       size_t cap,
                       const unsigned char *buf,
                       size_t len);
+
+// Sets up `arena` over the `cap` bytes at `mem` (NULL only with `cap` 0).
+//
+// Returns: `YACErrInvalid` for a NULL `arena`, or NULL `mem` with `cap`
+// not 0.
+//
+// # Safety
+// `arena` writable; `mem` writable for `cap` bytes for as long as trees
+// point into it.
+YACErr YACArenaInit(struct YACArena *arena, unsigned char *mem, size_t cap);
+
+// Makes a NIL node.
+//
+// # Safety
+// `idx` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsAddNIL(uint32_t *idx, struct YACItems *items);
+
+// Makes a TRUE or FALSE node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBool(uint32_t *idx, struct YACItems *items, bool v);
+
+// Makes a +INT node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddUint(uint32_t *idx, struct YACItems *items, uint64_t v);
+
+// Makes a +INT (`v` >= 0) or -INT node.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddInt(uint32_t *idx, struct YACItems *items, int64_t v);
+
+// Makes an empty LIST.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddList(uint32_t *idx, struct YACItems *items);
+
+// Makes an empty MAP (fill it with `YACItemsMapPut...`).
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddMap(uint32_t *idx, struct YACItems *items);
+
+// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
+// its chunks are BIN nodes linked under it. Takes two pool slots.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBlob(uint32_t *idx, struct YACItems *items, uint64_t chunkLen);
+
+// Makes a STR node of the `sLen` bytes at `s`: copied into `arena`, or
+// (`arena` NULL) pointed at, then they must outlive the tree. Invalid
+// UTF-8 or NUL: `YACErrBadUTF8`; arena full: `YACErrNoMem`.
+//
+// # Safety
+// As for `YACItemsAddNIL`; `s` readable for `sLen` bytes; `arena` NULL or
+// set up by `YACArenaInit`, its memory alive while the tree is used.
+YACErr YACItemsAddStr(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      const char *s,
+                      size_t sLen);
+
+// Makes a BIN node of the `vLen` bytes at `v`: copied into `arena`, or
+// (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddBin(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      const unsigned char *v,
+                      size_t vLen);
+
+// Makes a HEXLET node of the 16 bytes at `hexlet`: copied into `arena`,
+// or (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`; `hexlet` readable for 16 bytes.
+YACErr YACItemsAddHexlet(uint32_t *idx,
+                         struct YACItems *items,
+                         struct YACArena *arena,
+                         const unsigned char *hexlet);
+
+// Makes a float node: `d` in the shortest width that holds it exactly,
+// stored in `arena` (required: NULL gives `YACErrInvalid`). Negative zero:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddDouble(uint32_t *idx, struct YACItems *items, struct YACArena *arena, double d);
+
+// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
+// label stored in `arena` (required).
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddUTC(uint32_t *idx,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      int64_t unixSec,
+                      uint32_t nsec);
+
+// Makes a MAGIC node of the `magicLen` (at most 12) bytes at `magic`,
+// padded and stored in `arena` (required).
+//
+// # Safety
+// As for `YACItemsAddStr`.
+YACErr YACItemsAddMagic(uint32_t *idx,
+                        struct YACItems *items,
+                        struct YACArena *arena,
+                        const unsigned char *magic,
+                        size_t magicLen);
+
+// Sets the NUL-terminated `key` of `map` to the unlinked node `value`,
+// keeping the keys in order: replaces the value of an equal key (`*old`
+// gets the old value, now unlinked) or inserts the pair (`*old` gets
+// `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
+// (`arena` NULL) pointed at. O(number of keys). An empty key:
+// `YACErrMapBadKey`; `map` not a MAP, or `value` linked already:
+// `YACErrInvalid`. Nothing changes on error.
+//
+// # Safety
+// As for `YACItemsAddStr`; `key` NUL-terminated; `old` NULL or writable.
+YACErr YACItemsMapPut(uint32_t *old,
+                      struct YACItems *items,
+                      struct YACArena *arena,
+                      uint32_t map,
+                      const char *key,
+                      uint32_t value);
+
+// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
+// value is left unlinked).
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutUint(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          uint64_t v);
+
+// Sets `key` of `map` to a new +INT/-INT node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutInt(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key,
+                         int64_t v);
+
+// Sets `key` of `map` to a new TRUE/FALSE node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutBool(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          bool v);
+
+// Sets `key` of `map` to a new NIL node.
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutNIL(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key);
+
+// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
+// (copied into `arena` like the key, or pointed at).
+//
+// # Safety
+// As for `YACItemsMapPut`; `s` NUL-terminated.
+YACErr YACItemsMapPutStr(struct YACItems *items,
+                         struct YACArena *arena,
+                         uint32_t map,
+                         const char *key,
+                         const char *s);
+
+// Sets `key` of `map` to a new float node of `d` (`arena` required).
+//
+// # Safety
+// As for `YACItemsMapPut`.
+YACErr YACItemsMapPutDouble(struct YACItems *items,
+                            struct YACArena *arena,
+                            uint32_t map,
+                            const char *key,
+                            double d);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -528,9 +786,11 @@ YACErr YACAtomRawEncode(size_t *len,
                         size_t valLen);
 
 // Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
-// big-endian, as in a `YACItemFloat` atom) to `double`, exactly. Other
-// widths give `YACErrInvalid` (binary128/256 do not fit a double). The
-// pattern is not checked for canonical form.
+// big-endian, as in a `YACItemFloat` atom) to `double`, exactly, NaN
+// payloads and the signalling bit included (as `YACItemsGetDouble`, whose
+// note on x87 targets applies here too). Other widths give
+// `YACErrInvalid` (binary128/256 do not fit a double). The pattern is not
+// checked for canonical form.
 //
 // # Safety
 // `d` must point to a writable `double`; `p` must be readable for `len`
@@ -561,9 +821,20 @@ YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
 // Incremental input: on `YACErrNotEnough` `*off` is at the first byte not
 // yet consumed and the progress is kept in `items`; call again with the
 // same `buf` (same address, with more bytes: `len` larger) and `*off`.
+// While a parse is unfinished (`YACItemsParsing`), a call with another
+// `buf` address or another `*off` is refused with `YACErrInvalid` and
+// changes nothing, so a new document is never taken for the rest of an
+// old one (`YACItemsAbort` drops the old one); every edit is refused; and
+// the unfinished document's nodes are invisible (navigation, getters,
+// encoding and walks see the pool as before it began).
 // On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 // the nodes of this document are dropped (`items->len` is back to what it
 // was before the document began) and `*off` is at the offending atom.
+//
+// Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
+// nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
+// keeps pointing at its wire header) or on the number of children (2^27
+// - 1 or more makes `YACItemsChildCount` O(n)).
 //
 // # Safety
 // `items` as set up by `YACItemsInit`; `root` and `off` writable; `buf`
@@ -576,7 +847,9 @@ YACErr YACItemsParse(struct YACItems *items,
                      size_t len);
 
 // Abandons an unfinished incremental parse: the nodes of that document
-// are dropped.
+// are dropped, and the pool is as it was before that document began
+// (edits are allowed again; cursors stay valid). A no-op when no parse is
+// unfinished.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
@@ -637,14 +910,16 @@ uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *
 //
 // # Safety
 // `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-// `key_len` bytes.
+// `keyLen` bytes.
 uint32_t YACItemsMapGetN(const struct YACItems *items,
                          uint32_t map,
                          const unsigned char *key,
                          size_t keyLen);
 
 // Sets `*count` to the number of children of container `idx` (keys and
-// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children.
+// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children; a
+// container with more (the count does not fit the node) is counted by
+// walking its children, O(n).
 //
 // # Safety
 // `count` writable; `items` as set up by `YACItemsInit`.
@@ -670,8 +945,21 @@ YACErr YACItemsGetInt(int64_t *v, const struct YACItems *items, uint32_t idx);
 // `v` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
 
-// Typed getter: `*v` = a FLOAT16/32/64 node widened to double (128/256:
-// `YACErrInvalid`, read them with `YACItemsGetBytes`).
+// Typed getter: `*v` = a FLOAT16/32/64 node widened to double exactly,
+// NaNs included: a NaN keeps its sign, its payload (shifted to the top of
+// the double's fraction) and its signalling or quiet bit, so that
+// `YACAtomFloatEncode` gives the same bytes back (FLOAT128/256:
+// `YACErrInvalid`; `YACItemsGetBytes` gives any FLOAT's raw bytes).
+//
+// libyac computes the double on integers and stores its 8 bytes, so
+// `*v` holds the exact bits on every target. What the caller's code then
+// does with it is up to the compiler: on i686 with x87 floating point
+// (`-m32` without `-mfpmath=sse`, and every x86 target without SSE2),
+// loading a double into an x87 register (arithmetic, passing or returning
+// it by value, sometimes a plain copy) quiets a signalling NaN. There,
+// read the bits with `memcpy` from `*v`, or the raw bytes with
+// `YACItemsGetBytes`. x86_64, i686 with SSE2 math, ARM and the other
+// targets keep them.
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
@@ -694,7 +982,8 @@ YACErr YACItemsGetBin(const unsigned char **p,
                       uint32_t idx);
 
 // The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+// (magnitude).
 //
 // # Safety
 // `p`, `len` writable; `items` as set up by `YACItemsInit`.
@@ -720,8 +1009,14 @@ YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
 // while the tree is used. Checked as the parser would (UTF-8 and no NUL
 // in STR, float and TAI64 rules; bigint leading zeros are dropped).
 // Link the node with `YACItemsInsertAfter`, `YACItemsPrepend`,
-// `YACItemsReplace` or `YACItemsMapSet`. `YACErrNoMem` when the pool is
-// full (no growth here).
+// `YACItemsReplace`, `YACItemsMapSet` or a cursor (`YACItemsCursorInsert`,
+// `YACItemsMapAppend`). `YACErrNoMem` when the pool is full (no growth
+// here); `YACErrInvalid` during an unfinished parse.
+//
+// Limit: byte values (BIN, STR, bigint magnitudes, ...) of 2^27 - 1 bytes
+// or more are refused with `YACErrLenTooBig`: a node stores lengths below
+// that, and only parsed values can point at a wire header for longer
+// ones (`YACItemsParse` takes them).
 //
 // # Safety
 // `idx` writable; `items` as set up by `YACItemsInit`; `atom` valid, its
@@ -729,24 +1024,35 @@ YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
 YACErr YACItemsAdd(uint32_t *idx, struct YACItems *items, const struct YACAtom *atom);
 
 // Replaces in place the value of the non-container node `idx` with the
-// non-container `atom` (links kept). Checked as `YACItemsAdd`. Changing a
-// MAP key out of order is allowed here but refused by `YACItemsEncode`.
+// non-container `atom` (links kept). Checked as `YACItemsAdd` (same
+// limits). A leaf knows no container, so where it is makes no
+// difference here: changing a MAP key out of order or into another type,
+// or a BLOB chunk into another type or length, is allowed, and refused by
+// `YACItemsEncode`.
 //
 // # Safety
 // As for `YACItemsAdd`.
 YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAtom *atom);
 
 // Inserts the unlinked node `idx` right after `prev`, which must be a
-// child of the LIST or BLOB `parent`. O(1): mid-list insertion. An
-// already linked node, a MAP parent (use `YACItemsMapSet`) or a cycle
-// give `YACErrInvalid`; a non-BIN into a BLOB `YACErrBlobBadTerm`.
+// child of the LIST or BLOB `parent`. An already linked node, a `prev`
+// that is not a child of `parent`, a MAP parent (use `YACItemsMapSet`),
+// a cycle or an unfinished parse give `YACErrInvalid`; a non-BIN into a
+// BLOB `YACErrBlobBadTerm`; nothing is changed then.
+//
+// Cost: leaves carry no link to their container, so `prev` is checked by
+// walking `parent`'s children up to it: O(position of `prev`), O(1) when
+// `prev` is a container (its parent link answers). For O(1) insertion
+// anywhere, and O(1) append, use a cursor (`YACItemsCursorAfter`,
+// `YACItemsCursorEnd`, `YACItemsCursorInsert`): the tree hands out the
+// position, so it needs no check.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
 YACErr YACItemsInsertAfter(struct YACItems *items, uint32_t parent, uint32_t prev, uint32_t idx);
 
 // Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-// `parent`. O(1).
+// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
@@ -754,7 +1060,10 @@ YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
 
 // Unlinks the child after `prev` (the first child when `prev` is
 // `YACItemNone`) of the LIST or BLOB `parent`; `*removed` gets it (it
-// keeps its subtree and may be inserted elsewhere). O(1).
+// keeps its subtree and may be inserted elsewhere). O(1) for the first
+// child; otherwise `prev` is checked as in `YACItemsInsertAfter`,
+// O(position of `prev`) (`YACItemsCursorRemove`: O(1)). Every cursor of
+// the tree becomes stale.
 //
 // # Safety
 // `removed` writable; `items` as set up by `YACItemsInit`.
@@ -762,8 +1071,10 @@ YACErr YACItemsRemove(uint32_t *removed, struct YACItems *items, uint32_t parent
 
 // Puts the unlinked node `idx` in place of the child after `prev` (or the
 // first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
-// unlinked. O(1). (Graft: parse other bytes into the same `items`, then
-// replace or insert their root.)
+// unlinked. `prev` is checked as in `YACItemsRemove` (O(1) for the first
+// child, else O(position of `prev`); `YACItemsCursorReplace`: O(1)).
+// Every cursor of the tree becomes stale. (Graft: parse other bytes into
+// the same `items`, then replace or insert their root.)
 //
 // # Safety
 // `old` writable; `items` as set up by `YACItemsInit`.
@@ -776,10 +1087,12 @@ YACErr YACItemsReplace(uint32_t *old,
 // Sets key node `key` (unlinked non-empty STR) to value node `value`
 // (unlinked) in MAP `map`, keeping keys ordered: an equal key's value is
 // replaced (`*oldValue` gets the old one; `key` stays unused) or the pair
-// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys).
+// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys);
+// `YACItemsMapAppend` adds a pair after the last in O(1). Replacing a
+// value makes every cursor of the tree stale.
 //
 // # Safety
-// `old_value` writable; `items` as set up by `YACItemsInit`.
+// `oldValue` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsMapSet(uint32_t *oldValue,
                       struct YACItems *items,
                       uint32_t map,
@@ -788,9 +1101,10 @@ YACErr YACItemsMapSet(uint32_t *oldValue,
 
 // Removes `key` (`keyLen` bytes) and its value from MAP `map`; `*oldValue`
 // gets the value node (unlinked), or `YACItemNone` when absent.
+// O(number of keys). Removing makes every cursor of the tree stale.
 //
 // # Safety
-// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+// `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
 // up by `YACItemsInit`.
 YACErr YACItemsMapDel(uint32_t *oldValue,
                       struct YACItems *items,
@@ -837,6 +1151,151 @@ YACErr YACItemsWalkNext(YACWalkEvent *event,
                         uint32_t *depth,
                         struct YACWalk *walk,
                         const struct YACItems *items);
+
+// Whether a parse of `items` is unfinished: a `YACItemsParse` returned
+// `YACErrNotEnough` (or `YACErrNoMem` on the way to growing) and was
+// neither continued to its end nor dropped by `YACItemsAbort`. Meanwhile
+// every edit is refused (`YACErrInvalid`), the unfinished document's
+// nodes are invisible to navigation and encoding, and `YACItemsParse`
+// accepts only the same buffer at the offset where it stopped. False for
+// NULL.
+//
+// # Safety
+// `items` NULL or as set up by `YACItemsInit`.
+bool YACItemsParsing(const struct YACItems *items);
+
+// Checks that the trees of `items` are consistent: every container's
+// stored child count equals its linked children, every node is in at most
+// one place (under one container, or unlinked), no container is inside
+// itself, the children of every container end, every container's parent
+// link names the container holding it, and MAPs have an even number of
+// children. Every successful call of this API keeps that, and every
+// failing one changes nothing: this is for tests and debug builds.
+// (`YACItemsSetValue` may change a MAP key or a BLOB chunk into what the
+// encoder refuses; that is no inconsistency.) During an unfinished parse
+// the unfinished document is not checked, the rest is.
+//
+// `YACErrNo` when consistent; else `YACErrInvalid`, with `*node` the node
+// where the fault was seen (`YACItemNone` when it is not one node's) and
+// `*why` a static text naming it; `node` and `why` may be NULL.
+//
+// Cost: O(len) time, no memory, no recursion. To tell in O(1) memory
+// whether a node is reached twice, it marks each node it finds in a
+// container (a bit of its type field) and clears every mark before it
+// returns: the pool is written during the call, so it needs the same
+// exclusive access as an edit.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `node`, `why` NULL or writable.
+YACErr YACItemsCheck(uint32_t *node, const char **why, struct YACItems *items);
+
+// A cursor before the first child of the LIST, MAP or BLOB `parent`.
+// O(1).
+//
+// # Safety
+// `cur` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorFirst(struct YACCursor *cur, const struct YACItems *items, uint32_t parent);
+
+// A cursor after the last child of `parent`: where `YACItemsCursorInsert`
+// (LIST, BLOB) and `YACItemsMapAppend` (MAP) append. O(number of
+// children) once; each append then costs O(1) and moves the cursor past
+// what it added.
+//
+// # Safety
+// `cur` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorEnd(struct YACCursor *cur, const struct YACItems *items, uint32_t parent);
+
+// A cursor right after `prev`, which must be a child of `parent` (before
+// the first child when `prev` is `YACItemNone`): checked, O(1) when `prev`
+// is a container in a LIST or BLOB, else O(position of `prev`).
+//
+// # Safety
+// `cur` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorAfter(struct YACCursor *cur,
+                           const struct YACItems *items,
+                           uint32_t parent,
+                           uint32_t prev);
+
+// `*child` = the child right after the cursor (the one
+// `YACItemsCursorRemove`/`Replace` act on), `YACItemNone` at the end.
+// O(1). A stale cursor: `YACErrInvalid`.
+//
+// # Safety
+// `child` writable; `cur` valid; `items` as set up by `YACItemsInit`.
+YACErr YACItemsCursorPeek(uint32_t *child,
+                          const struct YACCursor *cur,
+                          const struct YACItems *items);
+
+// Moves the cursor over the child after it; `*child` = that child, or
+// `YACItemNone` at the end (the cursor stays). O(1). A loop of these
+// visits every child, as `YACItemsNext` does.
+//
+// # Safety
+// `child` writable; `cur` valid and writable; `items` as set up by
+// `YACItemsInit`.
+YACErr YACItemsCursorNext(uint32_t *child, struct YACCursor *cur, const struct YACItems *items);
+
+// Inserts the unlinked node `idx` at the cursor, in a LIST or BLOB, and
+// moves the cursor past it: repeated inserts keep their order, and a
+// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list.
+// Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
+// (use `YACItemsMapAppend` or `YACItemsMapSet`), a linked node, a cycle
+// and during an unfinished parse; a non-BIN into a BLOB is
+// `YACErrBlobBadTerm`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `cur` valid and writable.
+YACErr YACItemsCursorInsert(struct YACItems *items, struct YACCursor *cur, uint32_t idx);
+
+// Unlinks the child after the cursor, in a LIST or BLOB; `*removed` gets
+// it (with its subtree, ready to be inserted elsewhere). O(1). The cursor
+// stays where it was, now before the next child, and valid; every other
+// cursor of the tree becomes stale.
+//
+// # Safety
+// `removed` writable; `items` as set up by `YACItemsInit`; `cur` valid
+// and writable.
+YACErr YACItemsCursorRemove(uint32_t *removed, struct YACItems *items, struct YACCursor *cur);
+
+// Puts the unlinked node `idx` in place of the child after the cursor, in
+// a LIST or BLOB; `*old` gets the old child, now unlinked. O(1). The
+// cursor stays valid; every other cursor of the tree becomes stale.
+//
+// # Safety
+// `old` writable; `items` as set up by `YACItemsInit`; `cur` valid and
+// writable.
+YACErr YACItemsCursorReplace(uint32_t *old,
+                             struct YACItems *items,
+                             struct YACCursor *cur,
+                             uint32_t idx);
+
+// Appends the pair `key` (an unlinked non-empty STR node) and `value` (an
+// unlinked node) to the MAP at the cursor, which must be at the MAP's end
+// (`YACItemsCursorEnd`), and moves the cursor past the value. `key` must
+// sort above the MAP's last key (length first, then bytewise), else
+// `YACErrMapUnordered` (`YACItemsMapSet` takes keys in any order, in
+// O(number of keys)); a key that is no non-empty STR is
+// `YACErrMapBadKey`. O(1) plus one key comparison.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `cur` valid and writable.
+YACErr YACItemsMapAppend(struct YACItems *items,
+                         struct YACCursor *cur,
+                         uint32_t key,
+                         uint32_t value);
+
+// The container of a cursor (`YACItemNone` for NULL).
+//
+// # Safety
+// `cur` NULL or valid.
+uint32_t YACCursorParent(const struct YACCursor *cur);
+
+// The child right before a cursor, `YACItemNone` at the start (and for
+// NULL).
+//
+// # Safety
+// `cur` NULL or valid.
+uint32_t YACCursorPrev(const struct YACCursor *cur);
 
 // Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
 // found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01
@@ -950,6 +1409,241 @@ YACErr YACValidate(size_t *off,
                    size_t len,
                    uint32_t maxDepth,
                    uint32_t flags);
+
+// Initialises a writer into the buffer `buf` of `cap` bytes, with the
+// stack `levels` of `levelsLen` entries (the deepest nesting allowed;
+// deeper gives `YACErrDeepRecursion`) and an optional key area `keys` of
+// `keysLen` bytes (NULL, 0 for none).
+//
+// MAP keys are checked against the MAP's previous key, kept in the key
+// area when there is one (each open MAP keeps its last key there: size it
+// to the sum, over the nesting levels, of the longest key at that level;
+// a key that does not fit gives `YACErrLenTooBig`), else read back from
+// the buffer. A flushing writer (`YACWriterSetFlush`) without a key area
+// therefore keeps each open MAP's last key in the buffer, which a large
+// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
+// Without the previous key at hand (only while nothing is written: when
+// counting), the order is not checked.
+//
+// The writer keeps the four pointers: see the file's notes on lifetimes.
+// `w` may be uninitialised; an initialised one is reset.
+//
+// Returns: `YACErrInvalid` for a NULL `w`, or a NULL region of non-zero
+// length.
+//
+// # Safety
+// `w` must be writable for a `struct YACWriter`; `buf` for `cap` bytes,
+// `levels` for `levelsLen` entries and `keys` for `keysLen` bytes, each
+// distinct, for as long as the writer is used.
+YACErr YACWriterInit(struct YACWriter *w,
+                     unsigned char *buf,
+                     size_t cap,
+                     struct YACWriterLevel *levels,
+                     size_t levelsLen,
+                     unsigned char *keys,
+                     size_t keysLen);
+
+// Initialises a count-only writer: nothing is written, every call is
+// checked as usual, and `YACWriterFinish` gives the document's size (to
+// size a buffer exactly). Parameters as for `YACWriterInit`; give a key
+// area to have key order checked too. MAPs sorted on close are counted
+// exactly, but their duplicate keys cannot be seen.
+//
+// # Safety
+// As for `YACWriterInit`.
+YACErr YACWriterInitCount(struct YACWriter *w,
+                          struct YACWriterLevel *levels,
+                          size_t levelsLen,
+                          unsigned char *keys,
+                          size_t keysLen);
+
+// Makes `w` a streaming writer: whenever the buffer is full, and at
+// `YACWriterFinish`, its bytes go to `flush(flushCtx, bytes, len)`
+// (payloads larger than the buffer go straight through). Call it after
+// `YACWriterInit` and before the first item. The bytes of an open MAP
+// sorted on close (`YACWriterMapOpenSorted`) stay in the buffer until it is
+// closed (a larger one gives `YACErrNoMem`).
+//
+// # Safety
+// `w` as for every writer call; `flush` must be safe to call with
+// `flushCtx` until the last call on the writer.
+YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void *flushCtx);
+
+// Ends the document(s) written so far: refuses containers or a BLOB left
+// open (`YACErrNotEnough`), hands the rest of the buffer to the flush
+// callback, and sets `*len` (if `len` is not NULL) to the total size in
+// bytes. After `YACErrNoMem`, `*len` is the size the buffer needs. The
+// writer may go on with another document afterwards.
+//
+// # Safety
+// `w` as for every writer call; `len` NULL or writable.
+YACErr YACWriterFinish(uint64_t *len, struct YACWriter *w);
+
+// The writer's error: `YACErrNo`, or the first error met (see the file's
+// notes). `YACErrInvalid` for a NULL or uninitialised `w`.
+//
+// # Safety
+// `w` as for every writer call.
+YACErr YACWriterError(struct YACWriter *w);
+
+// Opens a LIST; close it with `YACWriterClose`.
+//
+// # Safety
+// The contract of every item call: `w` must be NULL or a writer set up by
+// `YACWriterInit`/`YACWriterInitCount` whose regions are still valid.
+// Byte arguments must be readable for their lengths (NULL only with
+// length 0) and may not overlap the writer's regions.
+YACErr YACWriterListOpen(struct YACWriter *w);
+
+// Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
+// keys in ascending order (length first, then bytewise); close it with
+// `YACWriterClose`. A key that is not a non-empty STR gives
+// `YACErrMapBadKey`, one not above the previous key `YACErrMapUnordered`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterMapOpen(struct YACWriter *w);
+
+// Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
+// pairs in place in the buffer (an insertion sort: free when the keys
+// come in order, O(n^2) in the number of keys otherwise, no heap) and
+// refuses a duplicate key (`YACErrMapUnordered`, and the MAP is taken
+// back out of the buffer). The whole MAP must fit in the buffer.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterMapOpenSorted(struct YACWriter *w);
+
+// Closes the innermost LIST or MAP. Refused: nothing open
+// (`YACErrUnexpectedEOC`), a MAP whose last key has no value
+// (`YACErrMapNoVal`), an open BLOB (`YACErrBlobBadTerm`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterClose(struct YACWriter *w);
+
+// Writes NIL.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterNIL(struct YACWriter *w);
+
+// Writes TRUE or FALSE.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBool(struct YACWriter *w, bool v);
+
+// Writes a +INT.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterUint(struct YACWriter *w, uint64_t v);
+
+// Writes a +INT (`v` >= 0) or -INT.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterSint(struct YACWriter *w, int64_t v);
+
+// Writes an integer of any size: +INT (`neg` false) of value `mag`, or
+// -INT (`neg` true) of value -1 - `mag`, `mag` being the big-endian
+// magnitude of `magLen` bytes (leading zero bytes are dropped).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBigint(struct YACWriter *w, bool neg, const unsigned char *mag, size_t magLen);
+
+// Writes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
+// holds `d` exactly (NaN payloads kept). Negative zero has no encoding:
+// `YACErrFloatNonMinimal`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterFloat(struct YACWriter *w, double d);
+
+// Writes a float given as its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
+// 16 or 32), which must be canonical (`YACErrFloatNonMinimal` otherwise).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterFloatRaw(struct YACWriter *w, const unsigned char *p, size_t pLen);
+
+// Writes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, which
+// must be valid and minimal (see `YACAtomTAI64Encode`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterTAI64(struct YACWriter *w, const unsigned char *label, size_t labelLen);
+
+// Writes the TAI64 label (TAI64N when `nsec` is not 0) of a UNIX time:
+// `unixSec` seconds since 1970-01-01 00:00:00 UTC and `nsec`
+// nanoseconds (leap seconds are added; `nsec` above 999999999 gives
+// `YACErrTAI64BadNsec`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterUTC(struct YACWriter *w, int64_t unixSec, uint32_t nsec);
+
+// Writes a STR of the `sLen` bytes at `s` (no terminating NUL needed):
+// a value, or the next key when a MAP is open. Invalid UTF-8 or a NUL
+// byte gives `YACErrBadUTF8`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterStr(struct YACWriter *w, const char *s, size_t sLen);
+
+// Writes a STR of the NUL-terminated string `s` (as `YACWriterStr` with
+// `strlen(s)`).
+//
+// # Safety
+// As for `YACWriterListOpen`; `s` must be NULL (`YACErrInvalid`) or
+// NUL-terminated.
+YACErr YACWriterStrZ(struct YACWriter *w, const char *s);
+
+// Writes a BIN of the `vLen` bytes at `v`; inside a BLOB, a chunk (see
+// `YACWriterChunk`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBin(struct YACWriter *w, const unsigned char *v, size_t vLen);
+
+// Writes a HEXLET of the 16 bytes at `hexlet`.
+//
+// # Safety
+// As for `YACWriterListOpen`; `hexlet` readable for 16 bytes.
+YACErr YACWriterHexlet(struct YACWriter *w, const unsigned char *hexlet);
+
+// Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
+// `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size_t magicLen);
+
+// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
+// then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
+// last, shorter one (possibly empty), which ends the BLOB. Anything else
+// before that gives `YACErrBlobBadTerm`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
+
+// Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or
+// shorter to end it (longer: `YACErrBlobBadChunk`; no BLOB open:
+// `YACErrInvalid`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterChunk(struct YACWriter *w, const unsigned char *v, size_t vLen);
+
+// Writes a whole BLOB of the `vLen` bytes at `v`, in chunks of `chunkLen`
+// bytes (0 gives `YACErrInvalid`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBlob(struct YACWriter *w, uint64_t chunkLen, const unsigned char *v, size_t vLen);
 
 #ifdef __cplusplus
 }  // extern "C"
@@ -1228,5 +1922,11 @@ YAC_LAYOUT_CHECK(items_grow, offsetof(struct YACItems, grow) == YAC_P64(24, 20))
 YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(32, 24));
 YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
 YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
+YAC_LAYOUT_CHECK(cursor_size, sizeof(struct YACCursor) == 16);
+YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == 128);
+YAC_LAYOUT_CHECK(writer_level_size, sizeof(struct YACWriterLevel) == 24);
+YAC_LAYOUT_CHECK(arena_size, sizeof(struct YACArena) == YAC_P64(24, 12));
+YAC_LAYOUT_CHECK(arena_cap, offsetof(struct YACArena, cap) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(arena_len, offsetof(struct YACArena, len) == YAC_P64(16, 8));
 
 #endif /* YAC_H */

@@ -1,5 +1,5 @@
 //! The C examples of the tree (`examples-c/print_tree.c`, `static_pool.c`,
-//! `insert.c`, `stream_atoms.c`): each is built exactly as the C tests are
+//! `insert.c`, `stream_atoms.c`, `write.c`): each is built exactly as the C tests are
 //! (module `cbuild`: strict C99 flags against the release `libyac.a`),
 //! plainly, with ASan+UBSan and under valgrind when installed, and run
 //! with its output checked against what the Rust side knows about the
@@ -128,7 +128,57 @@ fn examples_build_run_and_print_what_they_should() {
         static_pool(&setup, mode);
         insert(&setup, mode);
         stream_atoms(&setup, mode);
+        write(&setup, mode);
     }
+}
+
+/// `examples-c/write.c`: the writer, the builder and the flushed stream
+/// give the bytes the Rust writer gives for the same document.
+fn write(setup: &Setup, mode: Mode) {
+    let exe = build(setup, "write", mode);
+    let mut buf = [0u8; 128];
+    let mut w = Writer::new(&mut buf);
+    (|| -> Result<(), yac::Error> {
+        w.map()?;
+        w.str("id")?;
+        w.uint(7)?;
+        w.str("name")?;
+        w.str("sensor-7")?;
+        w.str("tags")?;
+        w.list()?;
+        w.str("lab")?;
+        w.str("east")?;
+        w.eoc()?;
+        w.str("when")?;
+        w.tai64_utc(1_732_105_148, 0)?;
+        w.str("ratio")?;
+        w.float(0.5)?;
+        w.str("limits")?;
+        w.map()?;
+        w.str("hi")?;
+        w.sint(125)?;
+        w.str("lo")?;
+        w.sint(-40)?;
+        w.eoc()?;
+        w.eoc()
+    })()
+    .expect("document writes");
+    let n = w.finish().expect("balanced");
+    let want = &buf[..n];
+    let path = native::c_out_dir().join("examples").join("written.yac");
+    fs::create_dir_all(path.parent().expect("a parent")).expect("dir");
+    let _ = fs::remove_file(&path);
+    let out = cbuild::run_with(&exe, &[path.to_str().expect("UTF-8 path")], &[]);
+    assert!(out.status.success(), "{out:?}");
+    let hex: String = want.iter().map(|b| format!(" {b:02X}")).collect();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "{n} bytes:{hex}\nbuilder: same bytes\nstreamed {n} bytes to {}\n",
+            path.display()
+        )
+    );
+    assert_eq!(fs::read(&path).expect("written file"), want);
 }
 
 fn print_tree(setup: &Setup, mode: Mode) {

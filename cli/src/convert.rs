@@ -7,7 +7,7 @@ use std::io::Write;
 
 use yac::atom::{self, Atom, ItemType};
 use yac::enc::pad_magic;
-use yac::items::{chunk_fits, count_nodes, Event, Item, Items, ItemsMut, Options};
+use yac::items::{chunk_fits, count_nodes, key_cmp, Event, Item, Items, ItemsMut, Options};
 use yac::validate::validate;
 use yac::{float, Error};
 
@@ -542,7 +542,7 @@ fn map_tasks<'t>(
 ) -> Result<(), BadJson> {
     let at = |v: usize| arena.starts.get(v).copied().unwrap_or(0);
     let mut order: Vec<&(Cow<'_, str>, usize)> = members.iter().collect();
-    order.sort_by(|a, b| (a.0.len(), a.0.as_bytes()).cmp(&(b.0.len(), b.0.as_bytes())));
+    order.sort_by(|a, b| key_cmp(a.0.as_bytes(), b.0.as_bytes()));
     for pair in order.windows(2) {
         if let [(k1, v1), (k2, v2)] = pair {
             if k1 == k2 {

@@ -7,13 +7,11 @@
 //! must stay sane: `len <= cap`, parsed roots encode back to their bytes.
 #![no_main]
 
-#[path = "../support/input.rs"]
-mod input;
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr::{null, null_mut};
 
-use input::Input;
+use yac_testkit::input::Input;
 use libfuzzer_sys::fuzz_target;
 use libyac::ffi::atom::{YACAtom, YACAtomDecode};
 use libyac::ffi::enc::*;

@@ -12,10 +12,8 @@
 //! `count_nodes` must agree with every document that parses. Never a panic.
 #![no_main]
 
-#[path = "../support/input.rs"]
-mod input;
 
-use input::Input;
+use yac_testkit::input::Input;
 use libfuzzer_sys::fuzz_target;
 use yac::items::{count_nodes, Item, Items, ItemsMut, Options};
 use yac::Error;

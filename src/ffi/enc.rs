@@ -459,9 +459,11 @@ pub unsafe extern "C" fn YACAtomRawEncode(
 }
 
 /// Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
-/// big-endian, as in a `YACItemFloat` atom) to `double`, exactly. Other
-/// widths give `YACErrInvalid` (binary128/256 do not fit a double). The
-/// pattern is not checked for canonical form.
+/// big-endian, as in a `YACItemFloat` atom) to `double`, exactly, NaN
+/// payloads and the signalling bit included (as `YACItemsGetDouble`, whose
+/// note on x87 targets applies here too). Other widths give
+/// `YACErrInvalid` (binary128/256 do not fit a double). The pattern is not
+/// checked for canonical form.
 ///
 /// # Safety
 /// `d` must point to a writable `double`; `p` must be readable for `len`
@@ -470,8 +472,10 @@ pub unsafe extern "C" fn YACAtomRawEncode(
 pub unsafe extern "C" fn YACFloatToDouble(d: *mut f64, p: *const c_uchar, len: usize) -> YACErr {
     run(|| {
         // SAFETY: by contract `d` is writable and `p` readable for `len`.
-        let (d, p) = unsafe { (out(d)?, input(p, len)?) };
-        *d = float::to_f64(p).ok_or(YACErr::YACErrInvalid)?;
+        // The bits are stored as an integer: no float register on the way
+        // (`u64` has the size and alignment of `f64`).
+        let (d, p) = unsafe { (out(d.cast::<u64>())?, input(p, len)?) };
+        *d = float::to_f64_bits(p).ok_or(YACErr::YACErrInvalid)?;
         Ok(())
     })
 }

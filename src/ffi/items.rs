@@ -8,6 +8,11 @@
 //! those bytes must stay valid and unchanged for as long as the tree is
 //! used. Nodes may be read directly (the layout is public), but must be
 //! changed only through these functions.
+//!
+//! Edits: every call either succeeds and leaves every tree of the pool
+//! consistent (`YACItemsCheck` says what that means), or fails and changes
+//! nothing. Every edit is refused while a parse is unfinished
+//! (`YACItemsParsing`).
 
 use core::ffi::{c_char, c_uchar, c_void, CStr};
 
@@ -158,7 +163,7 @@ impl YACItems {
 /// `items` must be NULL or point to a `struct YACItems` set up by
 /// `YACItemsInit` and changed only by libyac since (fields the caller may
 /// set excepted), with `list` valid for `cap` nodes.
-unsafe fn with_mut<R>(
+pub(super) unsafe fn with_mut<R>(
     items: *mut YACItems,
     f: impl FnOnce(&mut ItemsMut<'_, 'static>) -> Result<R, Error>,
 ) -> Result<R, YACErr> {
@@ -188,7 +193,7 @@ unsafe fn with_mut<R>(
 ///
 /// # Safety
 /// As for `with_mut`, with `items` only read.
-unsafe fn with_ref<R>(
+pub(super) unsafe fn with_ref<R>(
     items: *const YACItems,
     f: impl FnOnce(&ItemsRef<'_, 'static>) -> Result<R, Error>,
 ) -> Result<R, YACErr> {
@@ -202,14 +207,15 @@ unsafe fn with_ref<R>(
     // read during the call.
     let pool = unsafe { core::slice::from_raw_parts(it.list, used) };
     // SAFETY: the nodes were made by libyac for input kept alive by the
-    // caller (contract).
-    let tree = unsafe { ItemsRef::view_parts(pool, it.len) };
+    // caller, and the state is what the calls that made them left
+    // (contract).
+    let tree = unsafe { ItemsRef::view_parts(pool, it.len, it.state()) };
     f(&tree).map_err(YACErr::from)
 }
 
 fn empty_view() -> ItemsRef<'static, 'static> {
     // SAFETY: an empty pool holds no node, so no invariant can fail.
-    unsafe { ItemsRef::view_parts(&[], 0) }
+    unsafe { ItemsRef::view_parts(&[], 0, ParseState::idle()) }
 }
 
 /// Sets up `items` over the caller's pool `mem` of `cap` nodes (a static
@@ -238,7 +244,9 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
             growCtx: core::ptr::null_mut(),
             reserved: [0; 16],
         };
-        it.set_state(ParseState::idle());
+        // A new tree: its edit generation comes from the pool's address,
+        // so that a cursor of another tree is most likely stale here.
+        it.set_state(ParseState::new_tree(mem as usize));
         Ok(())
     })
 }
@@ -257,9 +265,20 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
 /// Incremental input: on `YACErrNotEnough` `*off` is at the first byte not
 /// yet consumed and the progress is kept in `items`; call again with the
 /// same `buf` (same address, with more bytes: `len` larger) and `*off`.
+/// While a parse is unfinished (`YACItemsParsing`), a call with another
+/// `buf` address or another `*off` is refused with `YACErrInvalid` and
+/// changes nothing, so a new document is never taken for the rest of an
+/// old one (`YACItemsAbort` drops the old one); every edit is refused; and
+/// the unfinished document's nodes are invisible (navigation, getters,
+/// encoding and walks see the pool as before it began).
 /// On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 /// the nodes of this document are dropped (`items->len` is back to what it
 /// was before the document began) and `*off` is at the offending atom.
+///
+/// Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
+/// nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
+/// keeps pointing at its wire header) or on the number of children (2^27
+/// - 1 or more makes `YACItemsChildCount` O(n)).
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`; `root` and `off` writable; `buf`
@@ -309,7 +328,7 @@ pub unsafe extern "C" fn YACItemsParse(
 ///
 /// # Safety
 /// `items` non-NULL and valid per `with_mut`'s contract.
-unsafe fn grow(items: *mut YACItems) -> bool {
+pub(super) unsafe fn grow(items: *mut YACItems) -> bool {
     // SAFETY: per this function's contract.
     let Some(it) = (unsafe { items.as_mut() }) else {
         return false;
@@ -333,7 +352,9 @@ unsafe fn grow(items: *mut YACItems) -> bool {
 }
 
 /// Abandons an unfinished incremental parse: the nodes of that document
-/// are dropped.
+/// are dropped, and the pool is as it was before that document began
+/// (edits are allowed again; cursors stay valid). A no-op when no parse is
+/// unfinished.
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`.
@@ -460,7 +481,7 @@ pub unsafe extern "C" fn YACItemsMapGet(
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-/// `key_len` bytes.
+/// `keyLen` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapGetN(
     items: *const YACItems,
@@ -477,7 +498,9 @@ pub unsafe extern "C" fn YACItemsMapGetN(
 }
 
 /// Sets `*count` to the number of children of container `idx` (keys and
-/// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children.
+/// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children; a
+/// container with more (the count does not fit the node) is counted by
+/// walking its children, O(n).
 ///
 /// # Safety
 /// `count` writable; `items` as set up by `YACItemsInit`.
@@ -527,8 +550,21 @@ pub unsafe extern "C" fn YACItemsGetBool(v: *mut bool, items: *const YACItems, i
     run(|| unsafe { getter(v, items, |t| t.get_bool(idx)) })
 }
 
-/// Typed getter: `*v` = a FLOAT16/32/64 node widened to double (128/256:
-/// `YACErrInvalid`, read them with `YACItemsGetBytes`).
+/// Typed getter: `*v` = a FLOAT16/32/64 node widened to double exactly,
+/// NaNs included: a NaN keeps its sign, its payload (shifted to the top of
+/// the double's fraction) and its signalling or quiet bit, so that
+/// `YACAtomFloatEncode` gives the same bytes back (FLOAT128/256:
+/// `YACErrInvalid`; `YACItemsGetBytes` gives any FLOAT's raw bytes).
+///
+/// libyac computes the double on integers and stores its 8 bytes, so
+/// `*v` holds the exact bits on every target. What the caller's code then
+/// does with it is up to the compiler: on i686 with x87 floating point
+/// (`-m32` without `-mfpmath=sse`, and every x86 target without SSE2),
+/// loading a double into an x87 register (arithmetic, passing or returning
+/// it by value, sometimes a plain copy) quiets a signalling NaN. There,
+/// read the bits with `memcpy` from `*v`, or the raw bytes with
+/// `YACItemsGetBytes`. x86_64, i686 with SSE2 math, ARM and the other
+/// targets keep them.
 ///
 /// # Safety
 /// `v` writable; `items` as set up by `YACItemsInit`.
@@ -538,8 +574,9 @@ pub unsafe extern "C" fn YACItemsGetDouble(
     items: *const YACItems,
     idx: u32,
 ) -> YACErr {
-    // SAFETY: per the contract.
-    run(|| unsafe { getter(v, items, |t| t.get_f64(idx)) })
+    // The bits are stored as an integer: no float register on the way.
+    // SAFETY: per the contract; `u64` has the size and alignment of `f64`.
+    run(|| unsafe { getter(v.cast::<u64>(), items, |t| t.get_f64_bits(idx)) })
 }
 
 /// Typed getter: the text of a `YACItemStr` node, validated UTF-8 (NOT
@@ -574,7 +611,8 @@ pub unsafe extern "C" fn YACItemsGetBin(
 }
 
 /// The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-/// 12, 16), MAGIC (12), BIN, STR (unvalidated), Pbig/Nbig (magnitude).
+/// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+/// (magnitude).
 ///
 /// # Safety
 /// `p`, `len` writable; `items` as set up by `YACItemsInit`.
@@ -701,8 +739,14 @@ unsafe fn core_atom(atom: *const YACAtom) -> Result<Atom<'static>, YACErr> {
 /// while the tree is used. Checked as the parser would (UTF-8 and no NUL
 /// in STR, float and TAI64 rules; bigint leading zeros are dropped).
 /// Link the node with `YACItemsInsertAfter`, `YACItemsPrepend`,
-/// `YACItemsReplace` or `YACItemsMapSet`. `YACErrNoMem` when the pool is
-/// full (no growth here).
+/// `YACItemsReplace`, `YACItemsMapSet` or a cursor (`YACItemsCursorInsert`,
+/// `YACItemsMapAppend`). `YACErrNoMem` when the pool is full (no growth
+/// here); `YACErrInvalid` during an unfinished parse.
+///
+/// Limit: byte values (BIN, STR, bigint magnitudes, ...) of 2^27 - 1 bytes
+/// or more are refused with `YACErrLenTooBig`: a node stores lengths below
+/// that, and only parsed values can point at a wire header for longer
+/// ones (`YACItemsParse` takes them).
 ///
 /// # Safety
 /// `idx` writable; `items` as set up by `YACItemsInit`; `atom` valid, its
@@ -722,8 +766,11 @@ pub unsafe extern "C" fn YACItemsAdd(
 }
 
 /// Replaces in place the value of the non-container node `idx` with the
-/// non-container `atom` (links kept). Checked as `YACItemsAdd`. Changing a
-/// MAP key out of order is allowed here but refused by `YACItemsEncode`.
+/// non-container `atom` (links kept). Checked as `YACItemsAdd` (same
+/// limits). A leaf knows no container, so where it is makes no
+/// difference here: changing a MAP key out of order or into another type,
+/// or a BLOB chunk into another type or length, is allowed, and refused by
+/// `YACItemsEncode`.
 ///
 /// # Safety
 /// As for `YACItemsAdd`.
@@ -741,9 +788,17 @@ pub unsafe extern "C" fn YACItemsSetValue(
 }
 
 /// Inserts the unlinked node `idx` right after `prev`, which must be a
-/// child of the LIST or BLOB `parent`. O(1): mid-list insertion. An
-/// already linked node, a MAP parent (use `YACItemsMapSet`) or a cycle
-/// give `YACErrInvalid`; a non-BIN into a BLOB `YACErrBlobBadTerm`.
+/// child of the LIST or BLOB `parent`. An already linked node, a `prev`
+/// that is not a child of `parent`, a MAP parent (use `YACItemsMapSet`),
+/// a cycle or an unfinished parse give `YACErrInvalid`; a non-BIN into a
+/// BLOB `YACErrBlobBadTerm`; nothing is changed then.
+///
+/// Cost: leaves carry no link to their container, so `prev` is checked by
+/// walking `parent`'s children up to it: O(position of `prev`), O(1) when
+/// `prev` is a container (its parent link answers). For O(1) insertion
+/// anywhere, and O(1) append, use a cursor (`YACItemsCursorAfter`,
+/// `YACItemsCursorEnd`, `YACItemsCursorInsert`): the tree hands out the
+/// position, so it needs no check.
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`.
@@ -759,7 +814,7 @@ pub unsafe extern "C" fn YACItemsInsertAfter(
 }
 
 /// Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-/// `parent`. O(1).
+/// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`.
@@ -771,7 +826,10 @@ pub unsafe extern "C" fn YACItemsPrepend(items: *mut YACItems, parent: u32, idx:
 
 /// Unlinks the child after `prev` (the first child when `prev` is
 /// `YACItemNone`) of the LIST or BLOB `parent`; `*removed` gets it (it
-/// keeps its subtree and may be inserted elsewhere). O(1).
+/// keeps its subtree and may be inserted elsewhere). O(1) for the first
+/// child; otherwise `prev` is checked as in `YACItemsInsertAfter`,
+/// O(position of `prev`) (`YACItemsCursorRemove`: O(1)). Every cursor of
+/// the tree becomes stale.
 ///
 /// # Safety
 /// `removed` writable; `items` as set up by `YACItemsInit`.
@@ -788,8 +846,10 @@ pub unsafe extern "C" fn YACItemsRemove(
 
 /// Puts the unlinked node `idx` in place of the child after `prev` (or the
 /// first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
-/// unlinked. O(1). (Graft: parse other bytes into the same `items`, then
-/// replace or insert their root.)
+/// unlinked. `prev` is checked as in `YACItemsRemove` (O(1) for the first
+/// child, else O(position of `prev`); `YACItemsCursorReplace`: O(1)).
+/// Every cursor of the tree becomes stale. (Graft: parse other bytes into
+/// the same `items`, then replace or insert their root.)
 ///
 /// # Safety
 /// `old` writable; `items` as set up by `YACItemsInit`.
@@ -808,10 +868,12 @@ pub unsafe extern "C" fn YACItemsReplace(
 /// Sets key node `key` (unlinked non-empty STR) to value node `value`
 /// (unlinked) in MAP `map`, keeping keys ordered: an equal key's value is
 /// replaced (`*oldValue` gets the old one; `key` stays unused) or the pair
-/// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys).
+/// is inserted in order (`*oldValue` = `YACItemNone`). O(number of keys);
+/// `YACItemsMapAppend` adds a pair after the last in O(1). Replacing a
+/// value makes every cursor of the tree stale.
 ///
 /// # Safety
-/// `old_value` writable; `items` as set up by `YACItemsInit`.
+/// `oldValue` writable; `items` as set up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapSet(
     old_value: *mut u32,
@@ -826,9 +888,10 @@ pub unsafe extern "C" fn YACItemsMapSet(
 
 /// Removes `key` (`keyLen` bytes) and its value from MAP `map`; `*oldValue`
 /// gets the value node (unlinked), or `YACItemNone` when absent.
+/// O(number of keys). Removing makes every cursor of the tree stale.
 ///
 /// # Safety
-/// `old_value` writable; `key` readable for `key_len` bytes; `items` as set
+/// `oldValue` writable; `key` readable for `keyLen` bytes; `items` as set
 /// up by `YACItemsInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsMapDel(

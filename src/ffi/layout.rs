@@ -7,9 +7,12 @@
 use core::mem::{align_of, offset_of, size_of};
 
 use super::atom::{YACAtom, YACAtomValue, YACBytes};
+use super::build::YACArena;
 use super::items::{YACItems, YACWalk};
+use super::items_edits::YACCursor;
+use super::writer::{YACWriter, YACWriterLevel};
 use super::{YACErr, YACItemType};
-use yac::items::{Item, ItemValue, Links, ParseState, WalkState};
+use yac::items::{Cursor, Item, ItemValue, Links, ParseState, WalkState};
 
 /// `a` with 64-bit pointers, `b` with 32-bit ones (the header's `YAC_P64`).
 const fn p64(a: usize, b: usize) -> usize {
@@ -43,6 +46,12 @@ const _: () = {
     assert!(offset_of!(YACItems, growCtx) == p64(32, 24));
     assert!(offset_of!(YACItems, reserved) == p64(40, 28));
     assert!(size_of::<YACWalk>() == 32 && align_of::<YACWalk>() == 4);
+    assert!(size_of::<YACCursor>() == 16 && align_of::<YACCursor>() == 4);
+    assert!(size_of::<YACWriter>() == 128 && align_of::<YACWriter>() == align_of::<u64>());
+    assert!(size_of::<YACWriterLevel>() == 24);
+    assert!(size_of::<YACArena>() == p64(24, 12));
+    assert!(offset_of!(YACArena, cap) == p64(8, 4));
+    assert!(offset_of!(YACArena, len) == p64(16, 8));
     // The internal states fit their reserved words.
-    assert!(ParseState::WORDS <= 16 && WalkState::WORDS <= 8);
+    assert!(ParseState::WORDS <= 16 && WalkState::WORDS <= 8 && Cursor::WORDS == 4);
 };

@@ -14,11 +14,14 @@ use yac::atom::ItemType;
 use yac::error::Error;
 
 pub mod atom;
+pub mod build;
 pub mod enc;
 pub mod items;
+pub mod items_edits;
 mod layout;
 pub mod tai64;
 pub mod validate;
+pub mod writer;
 
 /// Result of every libyac entry point. `YACErrNo` (0) is success; every
 /// other value names one failure class. Values are stable across versions.

@@ -4,7 +4,9 @@
 //! and the FORMAT.md vector tables ([`vectors`]). Used by the tests of every
 //! package of the workspace and by the fuzz targets.
 
+pub mod edits;
 pub mod gen;
+pub mod input;
 pub mod reference;
 pub mod vectors;
 pub mod walk;

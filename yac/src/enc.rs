@@ -3,9 +3,10 @@
 //!
 //! [`encoded_len`] validates an atom and says how many bytes it takes;
 //! [`encode`] writes it at the start of a buffer, or writes nothing and
-//! returns [`Error::NoMem`] when the buffer is too small. [`Writer`] appends
-//! atoms one after another, for writing whole documents (a LIST or MAP is
-//! its opening tag, then its items, then [`Writer::eoc`]).
+//! returns [`Error::NoMem`] when the buffer is too small. [`Writer`] (from
+//! [`crate::writer`]) writes whole documents, checking nesting and MAP key
+//! order (a LIST or MAP is its opening tag, then its items, then
+//! [`Writer::eoc`]).
 //!
 //! Validation is the decoder's: a STR must not hold NUL, a negative
 //! [`Atom::Nint`] must be negative, a float must be in its shortest width and
@@ -96,14 +97,30 @@ fn be_minimal(v: u64) -> ([u8; 8], usize) {
     (v.to_be_bytes(), (v.leading_zeros() / 8) as usize)
 }
 
+/// The +INT (`t` = 0x0C) or -INT (0x0D) atom of a wire magnitude that fits
+/// `u64`: the tag, the BIN header, the minimal big-endian bytes. Returns a
+/// 16-byte window holding it (the bytes after it are zero) and its length,
+/// 2..=10, so that a caller with room may store the whole window at once.
+#[inline(always)]
+pub(crate) fn int_window(t: u8, magnitude: u64) -> ([u8; 16], usize) {
+    let n = 8 - (magnitude.leading_zeros() / 8) as usize;
+    let mut w = [0u8; 16];
+    w[0] = t;
+    w[1] = tag::BIN | n as u8;
+    // The magnitude's bytes moved to the top of the word (none for 0).
+    let top = magnitude.checked_shl(64 - 8 * n as u32).unwrap_or(0);
+    w[2..10].copy_from_slice(&top.to_be_bytes());
+    (w, 2 + n)
+}
+
 /// `bytes` without its leading zero bytes.
-fn strip_zeros(bytes: &[u8]) -> &[u8] {
+pub(crate) fn strip_zeros(bytes: &[u8]) -> &[u8] {
     let first = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
     bytes.get(first..).unwrap_or(&[])
 }
 
 /// The wire magnitude of a negative `i64` (value = -1 - magnitude).
-fn nint_magnitude(v: i64) -> Result<u64, Error> {
+pub(crate) fn nint_magnitude(v: i64) -> Result<u64, Error> {
     if v >= 0 {
         return Err(Error::Invalid);
     }
@@ -175,9 +192,8 @@ impl Out<'_> {
     }
 
     fn int(&mut self, t: u8, magnitude: u64) -> Result<(), Error> {
-        let (bytes, from) = be_minimal(magnitude);
-        self.byte(t)?;
-        self.string(tag::BIN, bytes.get(from..).unwrap_or(&[]))
+        let (w, n) = int_window(t, magnitude);
+        self.put(w.get(..n).unwrap_or(&[]))
     }
 }
 
@@ -295,139 +311,9 @@ impl Atom<'static> {
     }
 }
 
-/// Appends atoms one after another to a caller buffer.
-///
-/// Every method either appends one whole atom or fails leaving the buffer's
-/// written part and [`position`](Writer::position) unchanged (in particular
-/// on [`Error::NoMem`], so a caller may retry with a bigger buffer). The
-/// writer does not track nesting: closing containers with [`eoc`](Writer::eoc)
-/// and ordering MAP keys is the caller's business.
-pub struct Writer<'b> {
-    buf: &'b mut [u8],
-    pos: usize,
-}
-
-impl<'b> Writer<'b> {
-    /// A writer starting at the beginning of `buf`.
-    pub fn new(buf: &'b mut [u8]) -> Self {
-        Writer { buf, pos: 0 }
-    }
-
-    /// Number of bytes written so far.
-    pub fn position(&self) -> usize {
-        self.pos
-    }
-
-    /// The bytes written so far.
-    pub fn written(&self) -> &[u8] {
-        self.buf.get(..self.pos).unwrap_or(&[])
-    }
-
-    /// Appends one atom (validated as [`encode`] does).
-    pub fn atom(&mut self, atom: &Atom<'_>) -> Result<(), Error> {
-        let rest = self.buf.get_mut(self.pos..).ok_or(Error::NoMem)?;
-        let n = encode(atom, rest)?;
-        self.pos = self.pos.checked_add(n).ok_or(Error::NoMem)?;
-        Ok(())
-    }
-
-    /// Appends NIL.
-    pub fn nil(&mut self) -> Result<(), Error> {
-        self.atom(&Atom::Nil)
-    }
-
-    /// Appends TRUE or FALSE.
-    pub fn bool(&mut self, v: bool) -> Result<(), Error> {
-        self.atom(&Atom::Bool(v))
-    }
-
-    /// Appends a +INT.
-    pub fn uint(&mut self, v: u64) -> Result<(), Error> {
-        self.atom(&Atom::Uint(v))
-    }
-
-    /// Appends a +INT or -INT.
-    pub fn sint(&mut self, v: i64) -> Result<(), Error> {
-        self.atom(&Atom::from_i64(v))
-    }
-
-    /// Appends an integer of any size given by its sign and big-endian wire
-    /// magnitude (for a negative one the value is -1 - magnitude); leading
-    /// zero bytes of `magnitude` are dropped.
-    pub fn bigint(&mut self, negative: bool, magnitude: &[u8]) -> Result<(), Error> {
-        self.atom(&Atom::BigInt {
-            negative,
-            magnitude,
-        })
-    }
-
-    /// Opens a LIST (close it with [`eoc`](Writer::eoc)).
-    pub fn list(&mut self) -> Result<(), Error> {
-        self.atom(&Atom::List)
-    }
-
-    /// Opens a MAP (keys as [`str`](Writer::str), each followed by its value,
-    /// in ascending order; close it with [`eoc`](Writer::eoc)).
-    pub fn map(&mut self) -> Result<(), Error> {
-        self.atom(&Atom::Map)
-    }
-
-    /// Appends EOC, closing the innermost LIST or MAP.
-    pub fn eoc(&mut self) -> Result<(), Error> {
-        self.atom(&Atom::Eoc)
-    }
-
-    /// Appends a STR (refused with [`Error::BadUtf8`] if it holds NUL).
-    pub fn str(&mut self, s: &str) -> Result<(), Error> {
-        self.atom(&Atom::Str(s))
-    }
-
-    /// Appends a BIN (also a BLOB chunk).
-    pub fn bin(&mut self, b: &[u8]) -> Result<(), Error> {
-        self.atom(&Atom::Bin(b))
-    }
-
-    /// Appends a BLOB header; its chunks follow as [`bin`](Writer::bin):
-    /// all of exactly `chunk_len_minus_one + 1` bytes, then a shorter one.
-    pub fn blob(&mut self, chunk_len_minus_one: u64) -> Result<(), Error> {
-        self.atom(&Atom::Blob {
-            chunk_len_minus_one,
-        })
-    }
-
-    /// Appends a HEXLET.
-    pub fn hexlet(&mut self, h: &[u8; 16]) -> Result<(), Error> {
-        self.atom(&Atom::Hexlet(h))
-    }
-
-    /// Appends a float in the shortest of 2, 4 or 8 bytes holding `v`
-    /// exactly (NaN payloads kept); negative zero gives
-    /// [`Error::FloatNonMinimal`].
-    pub fn float(&mut self, v: f64) -> Result<(), Error> {
-        let mut b = [0u8; 8];
-        let n = float::shortest(v, &mut b)?;
-        self.atom(&Atom::Float(b.get(..n).ok_or(Error::Invalid)?))
-    }
-
-    /// Appends a float given as its big-endian IEEE 754 bytes (2, 4, 8, 16
-    /// or 32), which must be canonical.
-    pub fn float_raw(&mut self, bytes: &[u8]) -> Result<(), Error> {
-        self.atom(&Atom::Float(bytes))
-    }
-
-    /// Appends a TAI64, TAI64N or TAI64NA label (8, 12 or 16 bytes), which
-    /// must be valid and minimal.
-    pub fn tai64(&mut self, label: &[u8]) -> Result<(), Error> {
-        self.atom(&Atom::Tai64(label))
-    }
-
-    /// Appends a MAGIC: "KEKS" then `magic` (at most 12 bytes, else
-    /// [`Error::Invalid`]) padded with zero bytes.
-    pub fn magic(&mut self, magic: &[u8]) -> Result<(), Error> {
-        let m = pad_magic(magic)?;
-        self.atom(&Atom::Magic(&m))
-    }
-}
+/// The streaming writer (whole documents, nesting and MAP key order
+/// checked) lives in [`crate::writer`].
+pub use crate::writer::Writer;
 
 #[cfg(test)]
 mod tests {
@@ -597,9 +483,14 @@ mod tests {
                 let mut buf = vec![0xAAu8; cap];
                 assert_eq!(encode(&atom, &mut buf), Err(Error::NoMem), "{atom:?} {cap}");
                 assert!(buf.iter().all(|&b| b == 0xAA), "{atom:?} cap {cap}");
+                if atom == Atom::Eoc {
+                    continue; // the writer refuses an EOC with nothing open
+                }
+                // The writer writes nothing but counts the size needed.
                 let mut w = Writer::new(&mut buf);
-                assert_eq!(w.atom(&atom), Err(Error::NoMem));
-                assert_eq!(w.position(), 0);
+                assert_eq!(w.atom(&atom), Ok(()));
+                assert_eq!(w.error(), Some(Error::NoMem));
+                assert_eq!(w.position(), want.len());
                 assert!(w.written().is_empty());
             }
         }
@@ -800,28 +691,22 @@ mod tests {
             // Validation comes before the room check.
             assert_eq!(encode(&atom, &mut []), Err(err));
         }
+        type Call = fn(&mut Writer<'_>) -> Result<(), Error>;
+        let calls: [(Call, Error); 3] = [
+            (|w| w.float(-0.0), Error::FloatNonMinimal),
+            (|w| w.magic(b"thirteen byte"), Error::Invalid),
+            (|w| w.str("nul\0"), Error::BadUtf8),
+        ];
+        for (call, err) in calls {
+            let mut buf = [0u8; 32];
+            let mut w = Writer::new(&mut buf);
+            assert_eq!(call(&mut w), Err(err));
+            assert_eq!(w.position(), 0);
+        }
         let mut buf = [0u8; 32];
         let mut w = Writer::new(&mut buf);
-        assert_eq!(w.float(-0.0), Err(Error::FloatNonMinimal));
-        assert_eq!(w.magic(b"thirteen byte"), Err(Error::Invalid));
-        assert_eq!(w.str("nul\0"), Err(Error::BadUtf8));
         assert_eq!(w.sint(-1), Ok(()));
         assert_eq!(w.written(), &[0x0D, 0x80]);
-    }
-
-    #[test]
-    fn writer_keeps_position_on_nomem() {
-        let mut buf = [0u8; 5];
-        let mut w = Writer::new(&mut buf);
-        w.list().unwrap();
-        // 65536 takes 5 bytes (0C 83 010000); only 4 are left.
-        assert_eq!(w.uint(65536), Err(Error::NoMem));
-        assert_eq!(w.position(), 1);
-        w.uint(1000).unwrap();
-        assert_eq!(w.position(), 5);
-        assert_eq!(w.written(), &hex("08 0C 82 03E8")[..]);
-        assert_eq!(w.nil(), Err(Error::NoMem));
-        assert_eq!(w.position(), 5);
     }
 
     #[test]

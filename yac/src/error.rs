@@ -85,6 +85,46 @@ impl Error {
     }
 }
 
+impl Error {
+    /// Every error, in the order of their codes (1, 2, ...).
+    const ALL: [Error; 21] = [
+        Error::NotEnough(1),
+        Error::UnknownType,
+        Error::LenTooBig,
+        Error::BadUtf8,
+        Error::IntNonMinimal,
+        Error::IntNonBin,
+        Error::FloatNonMinimal,
+        Error::BlobBadChunk,
+        Error::BlobBadTerm,
+        Error::Tai64TooBig,
+        Error::Tai64BadNsec,
+        Error::Tai64BadAsec,
+        Error::Tai64NonMinimal,
+        Error::BadMagic,
+        Error::MapBadKey,
+        Error::MapNoVal,
+        Error::MapUnordered,
+        Error::UnexpectedEoc,
+        Error::DeepRecursion,
+        Error::NoMem,
+        Error::Invalid,
+    ];
+
+    /// The error's stable number, 1..=21 (the C API's `YACErr` value; 0 is
+    /// success). `NotEnough` loses its count.
+    pub fn code(self) -> u32 {
+        let same = |e: &Error| core::mem::discriminant(e) == core::mem::discriminant(&self);
+        Error::ALL.iter().position(same).map_or(0, |i| i as u32 + 1)
+    }
+
+    /// The error of a code made by [`Error::code`] (`NotEnough` comes back
+    /// as `NotEnough(1)`); `None` for 0 and unknown codes.
+    pub fn from_code(code: u32) -> Option<Error> {
+        Error::ALL.get((code as usize).checked_sub(1)?).copied()
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -159,5 +199,16 @@ mod tests {
             Error::MapUnordered.at(6).to_string(),
             "MAP keys out of order or duplicate at offset 6"
         );
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for (i, e) in Error::ALL.iter().enumerate() {
+            assert_eq!(e.code(), i as u32 + 1);
+            assert_eq!(Error::from_code(e.code()), Some(*e));
+        }
+        assert_eq!(Error::NotEnough(7).code(), 1);
+        assert_eq!(Error::from_code(0), None);
+        assert_eq!(Error::from_code(22), None);
     }
 }

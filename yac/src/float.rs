@@ -126,34 +126,51 @@ fn fits(own: Layout, narrow: Layout, biased: u32, frac_tz: u32, frac_zero: bool)
     e <= narrow_bias && q >= e.max(narrow_min) - i64::from(narrow.frac_bits)
 }
 
-/// Widens a binary16/32/64 payload to `f64` exactly. `None` for 16/32 bytes.
+/// Widens a binary16/32/64 payload to `f64` exactly, NaNs included; see
+/// [`to_f64_bits`]. `None` for 16/32 bytes.
 pub fn to_f64(bytes: &[u8]) -> Option<f64> {
+    to_f64_bits(bytes).map(f64::from_bits)
+}
+
+/// The bits of the `f64` holding a binary16/32/64 payload exactly. A NaN
+/// keeps its sign, its signalling or quiet bit and its payload (shifted
+/// to the top of the wider fraction, as IEEE 754 widening does), so that
+/// [`shortest`] gives the same bytes back. Computed on integers only: a
+/// float conversion instruction would quiet a signalling NaN, and on x87
+/// merely loading one does. `None` for 16/32 bytes.
+pub fn to_f64_bits(bytes: &[u8]) -> Option<u64> {
     match *bytes {
-        [a, b] => Some(f16_to_f64(u16::from_be_bytes([a, b]))),
-        [a, b, c, d] => Some(f64::from(f32::from_bits(u32::from_be_bytes([a, b, c, d])))),
-        [a, b, c, d, e, f, g, h] => {
-            Some(f64::from_bits(u64::from_be_bytes([a, b, c, d, e, f, g, h])))
-        }
+        [a, b] => Some(widen(u64::from(u16::from_be_bytes([a, b])), 5, 10)),
+        [a, b, c, d] => Some(widen(u64::from(u32::from_be_bytes([a, b, c, d])), 8, 23)),
+        [a, b, c, d, e, f, g, h] => Some(u64::from_be_bytes([a, b, c, d, e, f, g, h])),
         _ => None,
     }
 }
 
-fn f16_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = i32::from((h >> 10) & 0x1F);
-    let frac = f64::from(h & 0x3FF);
-    let magnitude = match exp {
-        0 => frac * pow2(-24),
-        31 if frac == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1024.0 + frac) * pow2(exp - 25),
-    };
-    sign * magnitude
-}
-
-/// 2^e for the small range a binary16 needs, without libm.
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((1023 + i64::from(e)) as u64) << 52)
+/// Widens the IEEE binary pattern `x` (exponent and fraction of
+/// `exp_bits` and `frac_bits` bits, sign above them) to binary64 bits.
+fn widen(x: u64, exp_bits: u32, frac_bits: u32) -> u64 {
+    let sign = ((x >> (exp_bits + frac_bits)) & 1) << 63;
+    let exp = (x >> frac_bits) & ((1 << exp_bits) - 1);
+    let frac = x & ((1 << frac_bits) - 1);
+    let bias = (1u64 << (exp_bits - 1)) - 1;
+    let shift = 52 - frac_bits;
+    if exp == (1 << exp_bits) - 1 {
+        // Infinity or NaN: the fraction moves up, bit for bit.
+        return sign | (0x7FF << 52) | (frac << shift);
+    }
+    if exp == 0 {
+        if frac == 0 {
+            return sign;
+        }
+        // Subnormal: frac * 2^(1 - bias - frac_bits); normalise on its top
+        // bit (every narrow subnormal is a normal binary64).
+        let top = 63 - frac.leading_zeros();
+        let e64 = 1023 + u64::from(top) + 1 - bias - u64::from(frac_bits);
+        let f64_frac = (frac << (52 - top)) & ((1 << 52) - 1);
+        return sign | (e64 << 52) | f64_frac;
+    }
+    sign | ((exp + 1023 - bias) << 52) | (frac << shift)
 }
 
 /// The shortest canonical big-endian encoding of `v` (2, 4 or 8 bytes).
@@ -222,4 +239,97 @@ fn f16_exact(b32: &[u8; 4]) -> Option<[u8; 2]> {
         }
     };
     Some(h.to_be_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads back `bytes` through the double and writes it at its shortest.
+    fn round_trip(bytes: &[u8]) -> ([u8; 8], usize) {
+        let d = to_f64(bytes).unwrap();
+        let mut out = [0u8; 8];
+        let n = shortest(d, &mut out).unwrap();
+        (out, n)
+    }
+
+    #[test]
+    fn every_binary16_reads_exactly_and_round_trips() {
+        for h in 0..=u16::MAX {
+            let bytes = h.to_be_bytes();
+            let bits = to_f64_bits(&bytes).unwrap();
+            let exp = (h >> 10) & 0x1F;
+            let frac = f64::from(h & 0x3FF);
+            let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+            match exp {
+                31 if h & 0x3FF != 0 => {
+                    // NaN: sign, quiet bit and payload moved up bit for bit.
+                    let want = (u64::from(h & 0x8000) << 48)
+                        | (0x7FF << 52)
+                        | (u64::from(h & 0x3FF) << 42);
+                    assert_eq!(bits, want, "{h:04X}");
+                }
+                31 => assert_eq!(f64::from_bits(bits), sign * f64::INFINITY),
+                0 => assert_eq!(f64::from_bits(bits), sign * frac / 16_777_216.0, "{h:04X}"),
+                _ => {
+                    let want = sign * (1024.0 + frac) * 2f64.powi(i32::from(exp) - 25);
+                    assert_eq!(f64::from_bits(bits), want, "{h:04X}");
+                }
+            }
+            if check(&bytes).is_ok() {
+                let (out, n) = round_trip(&bytes);
+                assert_eq!(&out[..n], &bytes, "{h:04X}");
+            }
+        }
+    }
+
+    #[test]
+    fn binary32_reads_exactly_and_round_trips() {
+        let mut x: u32 = 1;
+        let special = [
+            0x7F80_0001u32, // signalling NaN, payload 1 (issue 13)
+            0xFF80_0001,
+            0x7FC0_0001,
+            0x7FBF_FFFF,
+            0x7FFF_FFFF,
+            0x0000_0001,
+            0x807F_FFFF,
+            0x0080_0000,
+            0x7F7F_FFFF,
+        ];
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let v = special.get(i as usize).copied().unwrap_or(x);
+            let bytes = v.to_be_bytes();
+            let bits = to_f64_bits(&bytes).unwrap();
+            if v & 0x7F80_0000 == 0x7F80_0000 && v & 0x7F_FFFF != 0 {
+                let want =
+                    (u64::from(v >> 31) << 63) | (0x7FF << 52) | (u64::from(v & 0x7F_FFFF) << 29);
+                assert_eq!(bits, want, "{v:08X}");
+            } else {
+                assert_eq!(bits, f64::from(f32::from_bits(v)).to_bits(), "{v:08X}");
+            }
+            if check(&bytes).is_ok() {
+                let (out, n) = round_trip(&bytes);
+                assert_eq!(&out[..n], &bytes, "{v:08X}");
+            }
+        }
+    }
+
+    #[test]
+    fn issue_13_nans_keep_payload_and_signalling_bit() {
+        // 10 7C01: binary16 signalling NaN with payload 1.
+        assert_eq!(round_trip(&[0x7C, 0x01]).1, 2);
+        assert_eq!(&round_trip(&[0x7C, 0x01]).0[..2], &[0x7C, 0x01]);
+        // 11 7F800001: binary32 signalling NaN.
+        let (out, n) = round_trip(&[0x7F, 0x80, 0x00, 0x01]);
+        assert_eq!(&out[..n], &[0x7F, 0x80, 0x00, 0x01]);
+        // A binary64 signalling NaN stays as it is.
+        let b64 = 0x7FF0_0000_0000_0001u64.to_be_bytes();
+        assert_eq!(to_f64_bits(&b64), Some(0x7FF0_0000_0000_0001));
+        let (out, n) = round_trip(&b64);
+        assert_eq!(&out[..n], &b64);
+    }
 }

@@ -5,8 +5,9 @@
 //! `yac.h`) is a thin `extern "C"` layer over this crate.
 //!
 //! Modules, one concept each: [`error`], [`atom`] (decoding one item),
-//! [`enc`] (encoding), [`items`] (the tree), [`validate`] (validation
-//! without a tree), [`utf8`], [`float`], [`tai64`].
+//! [`enc`] (encoding atoms), [`writer`] (writing whole documents), [`items`]
+//! (the tree), [`validate`] (validation without a tree), [`utf8`],
+//! [`float`], [`tai64`].
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -23,6 +24,7 @@ pub mod items;
 pub mod tai64;
 pub mod utf8;
 pub mod validate;
+pub mod writer;
 
 #[cfg(feature = "serde")]
 pub mod de;

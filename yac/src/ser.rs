@@ -28,7 +28,7 @@ use core::fmt;
 use serde::ser::{self, Serialize};
 
 use crate::atom::Atom;
-use crate::items::key_above;
+use crate::items::{key_above, key_cmp};
 
 /// The enum name under which [`crate::Value`] hands the types serde has no
 /// name for (HEXLET, TAI64, MAGIC, BLOB, floats and integers beyond
@@ -526,16 +526,7 @@ impl MapSer<'_> {
             .all(|w| key_above(&out[w[1].0..w[1].1], &out[w[0].0..w[0].1]));
         if !sorted {
             // Stable sort by canonical key order, then check for equal keys.
-            spans.sort_by(|a, b| {
-                let (ka, kb) = (&out[a.0..a.1], &out[b.0..b.1]);
-                if key_above(ka, kb) {
-                    core::cmp::Ordering::Greater
-                } else if key_above(kb, ka) {
-                    core::cmp::Ordering::Less
-                } else {
-                    core::cmp::Ordering::Equal
-                }
-            });
+            spans.sort_by(|a, b| key_cmp(&out[a.0..a.1], &out[b.0..b.1]));
             for w in spans.windows(2) {
                 if !key_above(&out[w[1].0..w[1].1], &out[w[0].0..w[0].1]) {
                     return Err(Error::new(

@@ -713,7 +713,7 @@ fn write_fuzz_seeds() {
         .collect();
     write("tree_parse", &parse_seeds);
     // tree_edits: the document's length (in 4-byte units, then exact), the
-    // document, spare pool room, then random edit bytes.
+    // document, spare pool room, then random calls (see testkit/src/edits.rs).
     let edit_seeds: Vec<Vec<u8>> = seeds
         .iter()
         .filter(|doc| doc.len() <= 1020)
@@ -727,7 +727,7 @@ fn write_fuzz_seeds() {
             }
             s.extend(doc);
             s.push(rng.byte());
-            let n = rng.usize(0, 64);
+            let n = rng.usize(0, 512);
             s.extend(rng.bytes(n));
             s
         })

@@ -38,3 +38,9 @@ YAC_LAYOUT_CHECK(items_grow, offsetof(struct YACItems, grow) == YAC_P64(24, 20))
 YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(32, 24));
 YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
 YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
+YAC_LAYOUT_CHECK(cursor_size, sizeof(struct YACCursor) == 16);
+YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == 128);
+YAC_LAYOUT_CHECK(writer_level_size, sizeof(struct YACWriterLevel) == 24);
+YAC_LAYOUT_CHECK(arena_size, sizeof(struct YACArena) == YAC_P64(24, 12));
+YAC_LAYOUT_CHECK(arena_cap, offsetof(struct YACArena, cap) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(arena_len, offsetof(struct YACArena, len) == YAC_P64(16, 8));

@@ -1,9 +1,18 @@
 //! Navigating and editing a tree. Navigation follows links; edits relink
-//! nodes in O(1) (MAP edits walk the keys to keep them ordered).
+//! nodes (MAP edits walk the keys to keep them ordered).
 //!
-//! Invariants every edit keeps: a node sits in at most one place (only an
-//! unlinked node — new, removed, or a parsed root — can be inserted), no
-//! container ends up inside itself, and MAPs stay ordered and paired.
+//! Invariants every edit keeps (and [`Items::check`] verifies): each
+//! container's stored count is its number of linked children, a node sits
+//! in at most one place (only an unlinked node — new, removed, or a parsed
+//! root — can be inserted), no container ends up inside itself, and MAPs
+//! stay paired. An edit either succeeds with these kept or fails with
+//! nothing changed; edits are refused while a parse is unfinished.
+//!
+//! A `prev` given by index is checked to be a child of `parent`: leaves
+//! carry no parent link, so that check walks the children up to `prev`
+//! (O(1) when `prev` is a container, whose parent link answers). A
+//! [`super::Cursor`] holds a position known to be right by construction
+//! and edits there in O(1).
 
 use super::node::{Item, SIZE_ESC};
 use super::{payload, Items, NONE, UNLINKED};
@@ -120,11 +129,18 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         }
     }
 
-    /// A FLOAT16/32/64 node widened to `f64` (`Invalid` for other types and
-    /// for 128/256-bit floats, which only [`Items::bytes`] gives).
+    /// A FLOAT16/32/64 node widened to `f64` exactly, NaN payloads and
+    /// the signalling bit included (`Invalid` for other types and for
+    /// 128/256-bit floats, which only [`Items::bytes`] gives).
     pub fn get_f64(&self, idx: u32) -> Result<f64, Error> {
+        self.get_f64_bits(idx).map(f64::from_bits)
+    }
+
+    /// The bits of [`Items::get_f64`]'s `f64`, made without any float
+    /// instruction (see [`float::to_f64_bits`]).
+    pub fn get_f64_bits(&self, idx: u32) -> Result<u64, Error> {
         match self.item_type(idx) {
-            ItemType::Float => float::to_f64(self.bytes(idx)?).ok_or(Error::Invalid),
+            ItemType::Float => float::to_f64_bits(self.bytes(idx)?).ok_or(Error::Invalid),
             _ => Err(Error::Invalid),
         }
     }
@@ -159,6 +175,7 @@ impl<'a> Items<'a, &mut [Item]> {
     /// be valid (the `Atom::Str` type guarantees UTF-8; NUL is refused);
     /// floats, TAI64 labels and bigints are checked as the parser would.
     pub fn add(&mut self, atom: &Atom<'a>) -> Result<u32, Error> {
+        self.editable()?;
         let slots = if matches!(atom, Atom::Blob { .. }) {
             2
         } else {
@@ -178,9 +195,13 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     /// Replaces the value of a non-container node in place with a
-    /// non-container `atom` (links are kept). A STR that is a MAP key may
-    /// be changed; the encoder refuses a MAP whose order it broke.
+    /// non-container `atom` (links are kept). A leaf carries no link to
+    /// its container, so nothing here depends on where it is: a MAP key
+    /// may be changed (the encoder refuses a MAP whose keys it made out of
+    /// order or not STR), and so may a BLOB chunk (the encoder refuses a
+    /// BLOB whose chunks are then not BINs of the right lengths).
     pub fn set_value(&mut self, idx: u32, atom: &Atom<'a>) -> Result<(), Error> {
+        self.editable()?;
         let old = *self.node(idx)?;
         // A BLOB's extension slot (type `Invalid`) is not a node.
         if old.is_container()
@@ -200,7 +221,8 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Checks that `child` may be linked under `parent`: it is unlinked,
     /// `parent` is a container that is not `child` or inside it, and a BLOB
     /// only takes BIN chunks.
-    fn check_link(&self, parent: u32, child: u32) -> Result<(), Error> {
+    pub(super) fn check_link(&self, parent: u32, child: u32) -> Result<(), Error> {
+        self.editable()?;
         let c = self.node(child)?;
         let p = self.node(parent)?;
         if c.next != UNLINKED || !p.is_container() {
@@ -227,14 +249,14 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     /// Bookkeeping after linking `child` under `parent`.
-    fn linked(&mut self, parent: u32, child: u32, delta: isize) -> Result<(), Error> {
+    pub(super) fn linked(&mut self, parent: u32, child: u32, delta: isize) -> Result<(), Error> {
         if self.node(child)?.is_container() {
             self.node_mut(child)?.links_mut().parent = parent;
         }
         self.adjust_count(parent, delta)
     }
 
-    fn adjust_count(&mut self, parent: u32, delta: isize) -> Result<(), Error> {
+    pub(super) fn adjust_count(&mut self, parent: u32, delta: isize) -> Result<(), Error> {
         let p = self.node(parent)?;
         if p.size() != SIZE_ESC {
             let n = (p.size() as usize)
@@ -245,24 +267,36 @@ impl<'a> Items<'a, &mut [Item]> {
         Ok(())
     }
 
-    /// Inserts the unlinked node `child` right after `prev`, a child of the
-    /// LIST or BLOB `parent`. O(1). (MAPs: use [`Items::map_set`].)
-    pub fn insert_after(&mut self, parent: u32, prev: u32, child: u32) -> Result<(), Error> {
-        self.check_link(parent, child)?;
+    /// Checks that `prev` is a child of `parent` (and so neither the
+    /// parent itself, nor unlinked, nor a BLOB's extension slot). O(1)
+    /// when `prev` is a container (its parent link answers); otherwise a
+    /// walk of `parent`'s children up to `prev`: O(position of `prev`).
+    pub(super) fn check_child(&self, parent: u32, prev: u32) -> Result<(), Error> {
         let p = self.node(prev)?;
-        // An unlinked `prev` (or the parent itself) has no place in
-        // `parent`; a BLOB's extension slot (type `Invalid`) is no child.
-        if self.item_type(parent) == ItemType::Map
-            || p.next == UNLINKED
-            || p.item_type() == ItemType::Invalid
-            || prev == parent
-        {
+        if p.next == UNLINKED || p.item_type() == ItemType::Invalid || prev == parent {
             return Err(Error::Invalid);
         }
-        let after = self.node(prev)?.next;
-        self.node_mut(child)?.next = after;
-        self.node_mut(prev)?.next = child;
-        self.linked(parent, child, 1)
+        let found = if p.is_container() {
+            p.links().parent == parent
+        } else {
+            self.children(parent).any(|c| c == prev)
+        };
+        found.then_some(()).ok_or(Error::Invalid)
+    }
+
+    /// Inserts the unlinked node `child` right after `prev`, a child of the
+    /// LIST or BLOB `parent`. `prev` is checked to be a child of `parent`:
+    /// O(1) when it is a container, else O(position of `prev`); a
+    /// [`super::Cursor`] ([`Items::cursor_insert`]) inserts in O(1)
+    /// anywhere. (MAPs: use [`Items::map_set`].)
+    pub fn insert_after(&mut self, parent: u32, prev: u32, child: u32) -> Result<(), Error> {
+        self.check_link(parent, child)?;
+        if self.item_type(parent) == ItemType::Map {
+            return Err(Error::Invalid);
+        }
+        self.check_child(parent, prev)?;
+        self.relink_at(parent, prev, child)?;
+        self.adjust_count(parent, 1)
     }
 
     /// Inserts the unlinked node `child` as the first child of the LIST or
@@ -272,28 +306,37 @@ impl<'a> Items<'a, &mut [Item]> {
         if self.item_type(parent) == ItemType::Map {
             return Err(Error::Invalid);
         }
-        let first = self.node(parent)?.links().first;
-        self.node_mut(child)?.next = first;
-        self.node_mut(parent)?.links_mut().first = child;
-        self.linked(parent, child, 1)
+        self.relink_at(parent, NONE, child)?;
+        self.adjust_count(parent, 1)
     }
 
     /// Unlinks and returns the child after `prev` (the first child when
-    /// `prev` is `NONE`) of the LIST or BLOB `parent`. O(1). The removed
-    /// node keeps its subtree and may be inserted elsewhere.
+    /// `prev` is `NONE`) of the LIST or BLOB `parent`. The removed
+    /// node keeps its subtree and may be inserted elsewhere. `prev` is
+    /// checked as in [`Items::insert_after`]; [`Items::cursor_remove`] is
+    /// the O(1) way.
     pub fn remove(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
+        self.editable()?;
         let p = self.node(parent)?;
-        // A parent without children cannot lose one: a `prev` that is not
-        // its child is refused here, before anything is unlinked.
-        if !p.is_container() || p.item_type() == ItemType::Map || p.size() == 0 {
+        if !p.is_container() || p.item_type() == ItemType::Map {
             return Err(Error::Invalid);
         }
+        if prev != NONE {
+            self.check_child(parent, prev)?;
+        }
+        self.remove_at(parent, prev)
+    }
+
+    /// Unlinks the child after `prev` (or the first) of `parent`, known to
+    /// be a child (or NONE), and counts it out.
+    pub(super) fn remove_at(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
         let victim = self.unlink_after(parent, prev)?;
         self.adjust_count(parent, -1)?;
         Ok(victim)
     }
 
-    /// Detaches the child after `prev` (or the first) of `parent`.
+    /// Detaches the child after `prev` (or the first) of `parent`. Fails
+    /// with nothing changed when there is none. Makes every cursor stale.
     fn unlink_after(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
         let victim = if prev == NONE {
             self.node(parent)?.links().first
@@ -314,24 +357,35 @@ impl<'a> Items<'a, &mut [Item]> {
         if v.is_container() {
             v.links_mut().parent = NONE;
         }
+        self.bump_gen();
         Ok(victim)
     }
 
     /// Puts the unlinked node `new` where the child after `prev` (or the
     /// first child) of the LIST or BLOB `parent` was, and returns the old
-    /// one, now unlinked. O(1).
+    /// one, now unlinked. `prev` is checked as in [`Items::insert_after`];
+    /// [`Items::cursor_replace`] is the O(1) way.
     pub fn replace(&mut self, parent: u32, prev: u32, new: u32) -> Result<u32, Error> {
         self.check_link(parent, new)?;
         if self.item_type(parent) == ItemType::Map {
             return Err(Error::Invalid);
         }
+        if prev != NONE {
+            self.check_child(parent, prev)?;
+        }
+        self.replace_at(parent, prev, new)
+    }
+
+    /// Replaces the child after `prev` (or the first) of `parent` with the
+    /// unlinked `new`, both known to be fit.
+    pub(super) fn replace_at(&mut self, parent: u32, prev: u32, new: u32) -> Result<u32, Error> {
         let old = self.unlink_after(parent, prev)?;
         self.relink_at(parent, prev, new)?;
         Ok(old)
     }
 
     /// Links unlinked `new` after `prev` (or first), without count change.
-    fn relink_at(&mut self, parent: u32, prev: u32, new: u32) -> Result<(), Error> {
+    pub(super) fn relink_at(&mut self, parent: u32, prev: u32, new: u32) -> Result<(), Error> {
         let after = if prev == NONE {
             self.node(parent)?.links().first
         } else {
@@ -398,6 +452,7 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Removes `key` and its value from `map`; returns the value's index
     /// (unlinked, as is the key node) or `None` when the key is absent.
     pub fn map_remove(&mut self, map: u32, key: &[u8]) -> Result<Option<u32>, Error> {
+        self.editable()?;
         if self.item_type(map) != ItemType::Map {
             return Err(Error::Invalid);
         }

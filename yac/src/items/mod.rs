@@ -27,6 +27,9 @@
 //! assert_eq!(&out[..n], &doc);
 //! ```
 
+mod build;
+mod check;
+mod cursor;
 mod edit;
 mod encode;
 #[cfg(test)]
@@ -42,8 +45,11 @@ mod tests;
 
 use core::marker::PhantomData;
 
+pub use build::Arena;
+pub use check::Fault;
+pub use cursor::Cursor;
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
-pub use parse::{chunk_fits, key_above};
+pub use parse::{chunk_fits, key_above, key_cmp};
 pub use parse::{count_nodes, ParseState};
 pub use read::Node;
 pub use walk::{Event, Walk, WalkState};
@@ -97,11 +103,12 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             Some(n) => n,
             None => &mut [],
         };
+        let state = ParseState::new_tree(nodes.as_ptr() as usize);
         Items {
             nodes,
             len: 0,
             opts: Options::default(),
-            state: ParseState::idle(),
+            state,
             _input: PhantomData,
         }
     }
@@ -148,7 +155,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// Moves the tree into a larger pool (for hosts that grow it) and
     /// returns it there. Fails with `NoMem` if `bigger` is too small.
     pub fn move_to<'q>(self, bigger: &'q mut [Item]) -> Result<ItemsMut<'q, 'a>, Error> {
-        let used = self.nodes();
+        let used = self.all_nodes();
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
         let (len, opts, state) = (self.len, self.opts, self.state);
@@ -159,10 +166,33 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         Ok(items)
     }
 
-    /// Drops every node (and any unfinished parse).
+    /// Drops every node (and any unfinished parse). Every cursor becomes
+    /// stale.
     pub fn clear(&mut self) {
         self.len = 0;
-        self.state = ParseState::idle();
+        self.state = ParseState {
+            gen: self.state.gen.wrapping_add(1),
+            ..ParseState::idle()
+        };
+    }
+
+    /// Refuses an edit while a parse is unfinished: the open document's
+    /// nodes are linked speculatively (to nodes not made yet) and the
+    /// parser's state points into them, so no edit may touch the pool
+    /// until the parse ends or [`Items::abort`] drops it.
+    #[inline]
+    fn editable(&self) -> Result<(), Error> {
+        if self.state.active != 0 {
+            return Err(Error::Invalid);
+        }
+        Ok(())
+    }
+
+    /// Records an edit that unlinked a node (or dropped nodes): every
+    /// cursor made before it becomes stale.
+    #[inline]
+    fn bump_gen(&mut self) {
+        self.state.gen = self.state.gen.wrapping_add(1);
     }
 
     #[inline]
@@ -188,19 +218,22 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
 }
 
 impl<'p, 'a> Items<'a, &'p [Item]> {
-    /// A read-only tree over `nodes[..len]` (the C layer's view).
+    /// A read-only tree over `nodes[..len]` with parser state `state`
+    /// (the C layer's view; the nodes of an unfinished parse stay
+    /// invisible, and cursors see the edit generation).
     ///
     /// # Safety
     /// The nodes must have been made by this module (parse or edits) for
-    /// input living for `'a`, unchanged since.
+    /// input living for `'a`, unchanged since, and `state` the state those
+    /// calls left.
     #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
-    pub unsafe fn view_parts(nodes: &'p [Item], len: u32) -> Self {
+    pub unsafe fn view_parts(nodes: &'p [Item], len: u32, state: ParseState) -> Self {
         let len = len.min(nodes.len().min(MAX_NODES) as u32);
         Items {
             nodes,
             len,
             opts: Options::default(),
-            state: ParseState::idle(),
+            state,
             _input: PhantomData,
         }
     }
@@ -226,12 +259,39 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         self.nodes.as_ref().len() as u32
     }
 
-    /// The nodes in use.
+    /// Whether a parse is unfinished (it returned `NotEnough` or `NoMem`
+    /// and was neither continued to its end nor aborted). Edits are
+    /// refused meanwhile, and the unfinished document's nodes are not
+    /// visible ([`Items::get`], navigation, encoding and walks see the
+    /// pool as it was before that document began).
+    pub fn parsing(&self) -> bool {
+        self.state.active != 0
+    }
+
+    /// The number of nodes visible to navigation and edits: all of them,
+    /// except those of an unfinished parse.
+    #[inline]
+    fn visible_len(&self) -> u32 {
+        if self.state.active != 0 {
+            self.state.start.min(self.len)
+        } else {
+            self.len
+        }
+    }
+
+    /// The nodes in use, except those of an unfinished parse.
     pub fn nodes(&self) -> &[Item] {
+        let n = self.visible_len() as usize;
+        self.nodes.as_ref().get(..n).unwrap_or(&[])
+    }
+
+    /// Every node in use, an unfinished parse's included (whose links are
+    /// the parser's until it ends).
+    pub fn all_nodes(&self) -> &[Item] {
         self.nodes.as_ref().get(..self.len as usize).unwrap_or(&[])
     }
 
-    /// The node at `idx`, if in use.
+    /// The node at `idx`, if in use (and not part of an unfinished parse).
     #[inline]
     pub fn get(&self, idx: u32) -> Option<&Item> {
         self.nodes().get(idx as usize)

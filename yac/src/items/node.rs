@@ -43,9 +43,10 @@ pub const SIZE_SHIFT: u32 = 5;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Links {
-    /// Index of the first child, `NONE` when empty.
+    /// Index of the first child, `YACItemNone` (Rust: `NONE`) when empty.
     pub first: u32,
-    /// Index of the enclosing container, `NONE` for a root.
+    /// Index of the enclosing container, `YACItemNone` (Rust: `NONE`) for a
+    /// root.
     pub parent: u32,
 }
 
@@ -53,11 +54,13 @@ pub struct Links {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub union ItemValue {
-    /// `Pint`: the value. BLOB extension slot: chunk length minus one.
+    /// `YACItemPint` (Rust: `ItemType::Pint`): the value. BLOB extension
+    /// slot: chunk length minus one.
     pub u: u64,
-    /// `Nint`: the (negative) value.
+    /// `YACItemNint`: the (negative) value.
     pub i: i64,
-    /// Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, Pbig, Nbig): the
+    /// Bytes types (HEXLET, FLOAT, TAI64, MAGIC, BIN, STR, `YACItemPbig`,
+    /// `YACItemNbig`): the
     /// payload (or the wire header when the size escapes).
     pub ptr: *const c_uchar,
     /// LIST, MAP, BLOB: first child and parent.
@@ -70,7 +73,8 @@ pub union ItemValue {
 pub struct Item {
     /// The value word.
     pub v: ItemValue,
-    /// Index of the next sibling, `NONE` if this is the last one.
+    /// Index of the next sibling, `YACItemNone` (Rust: `NONE`) if this is
+    /// the last one.
     pub next: u32,
     /// Type (bits 0..4) and size (bits 5..31).
     pub meta: u32,

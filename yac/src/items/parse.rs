@@ -39,12 +39,22 @@ pub struct ParseState {
     /// Type of `cur` (`ItemType` value; 0 at top level), cached so the hot
     /// loop need not read the container's node for every atom.
     pub cur_type: u32,
+    /// Where an unfinished parse stopped: the low 32 bits of `*off`, so
+    /// that a call with another offset is refused, not taken as more input.
+    pub resume_off: u32,
+    /// Low 32 bits of the address of the unfinished parse's buffer: a call
+    /// with another buffer is refused likewise.
+    pub resume_buf: u32,
+    /// Edit generation, kept across documents: changed by every edit that
+    /// unlinks a node and by `clear`, so that a cursor made
+    /// before such an edit is known to be stale.
+    pub gen: u32,
 }
 
 impl ParseState {
     /// How many `u32` words [`to_words`](Self::to_words) gives: the C layer
     /// keeps the state in reserved words of `struct YACItems`.
-    pub const WORDS: usize = 9;
+    pub const WORDS: usize = 12;
 
     /// The state as plain words (field order), for storage outside Rust.
     pub const fn to_words(self) -> [u32; Self::WORDS] {
@@ -58,15 +68,20 @@ impl ParseState {
             prev_key,
             active,
             cur_type,
+            resume_off,
+            resume_buf,
+            gen,
         } = self;
         [
-            cur, last, count, depth, start, root, prev_key, active, cur_type,
+            cur, last, count, depth, start, root, prev_key, active, cur_type, resume_off,
+            resume_buf, gen,
         ]
     }
 
     /// The state stored by [`to_words`](Self::to_words).
     pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
-        let [cur, last, count, depth, start, root, prev_key, active, cur_type] = w;
+        let [cur, last, count, depth, start, root, prev_key, active, cur_type, resume_off, resume_buf, gen] =
+            w;
         ParseState {
             cur,
             last,
@@ -77,6 +92,9 @@ impl ParseState {
             prev_key,
             active,
             cur_type,
+            resume_off,
+            resume_buf,
+            gen,
         }
     }
 
@@ -92,6 +110,28 @@ impl ParseState {
             prev_key: NONE,
             active: 0,
             cur_type: ItemType::Invalid as u32,
+            resume_off: 0,
+            resume_buf: 0,
+            gen: 0,
+        }
+    }
+
+    /// The state of a new tree over the pool at address `pool_addr`: idle,
+    /// with an edit generation derived from the address, so that a cursor
+    /// of another tree (over another pool) is most likely stale here.
+    pub const fn new_tree(pool_addr: usize) -> Self {
+        let mixed = (pool_addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ParseState {
+            gen: (mixed >> 32) as u32,
+            ..ParseState::idle()
+        }
+    }
+
+    /// The state between documents, keeping the edit generation of `self`.
+    const fn finished(&self) -> Self {
+        ParseState {
+            gen: self.gen,
+            ..ParseState::idle()
         }
     }
 }
@@ -129,7 +169,11 @@ impl<'a> Items<'a, &mut [Item]> {
     /// [`Items::abort`]). Any other error rolls the pool back to where the
     /// document began and leaves `*off` at the offending atom.
     ///
-    /// An `*off` beyond `buf` is `Err(Invalid)`, with nothing changed.
+    /// An `*off` beyond `buf` is `Err(Invalid)`, with nothing changed. So
+    /// is a call during an unfinished parse whose buffer does not start at
+    /// the same address or whose `*off` is not where that parse stopped:
+    /// a new document is not silently taken as the rest of the old one
+    /// (see [`Items::parsing`]; [`Items::abort`] drops the old one).
     pub fn parse(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
         if *off > buf.len() {
             return Err(Error::Invalid);
@@ -138,15 +182,25 @@ impl<'a> Items<'a, &mut [Item]> {
             self.state = ParseState {
                 start: self.len,
                 active: 1,
-                ..ParseState::idle()
+                ..self.state.finished()
             };
+        } else if self.state.resume_off != *off as u32
+            || self.state.resume_buf != buf.as_ptr() as usize as u32
+        {
+            // Not where the unfinished parse stopped: another document,
+            // not more of this one.
+            return Err(Error::Invalid);
         }
         match self.parse_atoms(buf, off) {
             Ok(root) => {
-                self.state = ParseState::idle();
+                self.state = self.state.finished();
                 Ok(root)
             }
-            Err(e @ (Error::NotEnough(_) | Error::NoMem)) => Err(e),
+            Err(e @ (Error::NotEnough(_) | Error::NoMem)) => {
+                self.state.resume_off = *off as u32;
+                self.state.resume_buf = buf.as_ptr() as usize as u32;
+                Err(e)
+            }
             Err(e) => {
                 self.abort();
                 Err(e)
@@ -155,12 +209,14 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     /// Abandons an unfinished parse: the pool goes back to where that
-    /// document began.
+    /// document began. Nothing else changes (cursors stay valid: they
+    /// cannot point into the unfinished document). A no-op when no parse
+    /// is unfinished.
     pub fn abort(&mut self) {
         if self.state.active != 0 {
             self.len = self.state.start.min(self.len);
         }
-        self.state = ParseState::idle();
+        self.state = self.state.finished();
     }
 
     /// The atom loop: the fast loop takes the common atoms; whatever it
@@ -315,7 +371,10 @@ impl<'a> Items<'a, &mut [Item]> {
         if item.item_type() != ItemType::Bin {
             return Err(Error::BlobBadTerm);
         }
-        let chunk_minus_one = self.node(st.cur + 1)?.raw_u64();
+        // The open BLOB's extension slot: part of the unfinished document,
+        // so read from the whole pool, not through `node` (finished nodes).
+        let ext = self.all_nodes().get(st.cur.wrapping_add(1) as usize);
+        let chunk_minus_one = ext.ok_or(Error::Invalid)?.raw_u64();
         let full = chunk_fits(payload(&item).len(), chunk_minus_one)?;
         let idx = self.push(item)?;
         appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
@@ -463,6 +522,18 @@ pub fn key_above(key: &[u8], prev: &[u8]) -> bool {
             .is_some_and(|(k, p)| k > p);
     }
     key > prev
+}
+
+/// The canonical order of two MAP keys as an [`Ordering`](core::cmp::Ordering),
+/// for sorting: [`key_above`] both ways (`Equal` for equal keys).
+pub fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
+    if key_above(a, b) {
+        core::cmp::Ordering::Greater
+    } else if key_above(b, a) {
+        core::cmp::Ordering::Less
+    } else {
+        core::cmp::Ordering::Equal
+    }
 }
 
 /// Validates one whole item at the start of `buf` and returns how many

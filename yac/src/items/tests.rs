@@ -9,6 +9,7 @@ use super::*;
 use crate::atom::Atom;
 use crate::enc::Writer;
 
+mod edits13;
 mod encode_diff;
 
 /// Hex to bytes, spaces ignored (the test kit's one `hex`).
@@ -523,8 +524,10 @@ fn parse_offset_beyond_input_is_invalid() {
     let mut pool = vec![Item::default(); 4];
     let mut items = Items::new(&mut pool);
     let mut off = 3;
+    let idle = items.state;
     assert_eq!(items.parse(&doc, &mut off), Err(Error::Invalid));
-    assert_eq!((off, items.len(), items.state), (3, 0, ParseState::idle()));
+    assert_eq!((off, items.len(), items.state), (3, 0, idle));
+    assert!(!items.parsing());
     off = 2;
     assert_eq!(items.parse(&doc, &mut off), Err(Error::NotEnough(1)));
     items.abort();
@@ -616,16 +619,14 @@ fn key_replaced_by_a_non_str_matches_nothing() {
     assert_eq!(items.map_remove(root, b"b"), Ok(Some(b_val)));
 }
 
-/// Found by fuzz/fuzz_targets/tree_edits.rs: edits trust `prev` to be a
-/// child of `parent` (checking it would not be O(1)), so a `prev` from
-/// another container links the new node there. A container placed that
-/// way has a parent link naming the wrong container, and a container
-/// among BLOB chunks was written as if it were one: the encoder produced
-/// bytes that did not parse (a LIST without its EOC). Walks now check the
-/// parent link of every container they enter, and the encoder refuses a
-/// container inside a BLOB.
+/// Found by fuzz/fuzz_targets/tree_edits.rs, when edits trusted `prev`
+/// to be a child of `parent`: a `prev` from another container linked the
+/// new node there, with a parent link naming the wrong container, and a
+/// container among BLOB chunks. Such a `prev` is now refused (issue 13),
+/// with nothing changed; walks still check the parent link of every
+/// container they enter, and the encoder refuses a container in a BLOB.
 #[test]
-fn misplaced_containers_do_not_encode() {
+fn misplaced_containers_are_refused() {
     // [[1], BLOB(chunk 2: "ab", "")]
     let doc = hex("08 08 0C8101 00 0B 0000000000000001 82 6162 80 00");
     let mut pool = vec![Item::default(); 16];
@@ -641,22 +642,30 @@ fn misplaced_containers_do_not_encode() {
 
     // A LIST among the BLOB's chunks (the root LIST given as parent).
     let list = items.add(&Atom::List).unwrap();
-    items.insert_after(root, chunk, list).unwrap();
-    let r = items.encode(root, &mut out);
-    assert_eq!(r, Err(Error::Invalid));
-    assert_eq!(items.encoded_len(root), r);
-    assert_eq!(items.remove(root, chunk), Ok(list));
-    let n = items.encode(root, &mut out).unwrap();
-    assert_eq!(&out[..n], &doc[..]);
-
+    let before = items.nodes().to_vec();
+    assert_eq!(items.insert_after(root, chunk, list), Err(Error::Invalid));
     // A MAP after the leaf `1`, but with the root named as its parent.
     let map = items.add(&Atom::Map).unwrap();
-    items.insert_after(root, one, map).unwrap();
-    assert_eq!(items.encode(root, &mut out), Err(Error::Invalid));
-    let steps: Vec<_> = items.walk(root).collect();
-    assert_eq!(steps.last(), Some(&Err(Error::Invalid)));
-    // Put right, it encodes.
+    assert_eq!(items.insert_after(root, one, map), Err(Error::Invalid));
+    assert_eq!(items.remove(root, chunk), Err(Error::Invalid));
+    assert_eq!(items.replace(root, one, map), Err(Error::Invalid));
+    assert_eq!(
+        items.nodes()[..before.len()]
+            .iter()
+            .map(|n| (n.raw_u64(), n.next, n.meta))
+            .collect::<Vec<_>>(),
+        before
+            .iter()
+            .map(|n| (n.raw_u64(), n.next, n.meta))
+            .collect::<Vec<_>>()
+    );
+    items.check().unwrap();
+    let n = items.encode(root, &mut out).unwrap();
+    assert_eq!(&out[..n], &doc[..]);
+    // In their own containers they are fine.
+    items.insert_after(inner, one, map).unwrap();
     assert_eq!(items.remove(inner, one), Ok(map));
+    items.check().unwrap();
     let n = items.encode(root, &mut out).unwrap();
     assert_eq!(&out[..n], &doc[..]);
 }

@@ -2,8 +2,6 @@
 //! numbers and slices, and yields zeros once the input is used up (so
 //! every input is a complete program of choices).
 
-#![allow(dead_code)]
-
 pub struct Input<'d> {
     data: &'d [u8],
     pos: usize,

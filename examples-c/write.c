@@ -1,0 +1,163 @@
+/* Writing YAC: the same nested document three ways, with no heap.
+ *
+ *   write OUT.yac
+ *
+ * 1. The streaming writer (struct YACWriter) into a buffer, keys given in
+ *    any order to a MAP sorted on close.
+ * 2. The tree builder: typed adders and YACItemsMapPut*, then
+ *    YACItemsEncode.
+ * 3. The streaming writer again, through a 16-byte buffer and a flush
+ *    callback that writes to OUT.yac.
+ * It prints the document in hex (from 1) and whether 2 and 3 agree, and
+ * exits 1 on any error.
+ *
+ * The document: MAP {"id": 7, "name": "sensor-7", "when": <TAI64 of
+ * 2024-11-20 12:19:08 UTC>, "ratio": 0.5, "tags": ["lab", "east"],
+ * "limits": {"lo": -40, "hi": 125}}. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "yac.h"
+
+#define WHEN 1732105148 /* UNIX seconds */
+
+static int fail(const char *what, YACErr err) {
+  fprintf(stderr, "%s: %s\n", what, YACErr2Str(err));
+  return 1;
+}
+
+/* The document through any writer; the errors stick, so only the result
+ * of YACWriterFinish needs checking (done by the caller). */
+static void write_doc(struct YACWriter *w) {
+  YACWriterMapOpenSorted(w); /* keys in the program's order */
+  YACWriterStrZ(w, "name");
+  YACWriterStrZ(w, "sensor-7");
+  YACWriterStrZ(w, "id");
+  YACWriterUint(w, 7);
+  YACWriterStrZ(w, "when");
+  YACWriterUTC(w, WHEN, 0);
+  YACWriterStrZ(w, "ratio");
+  YACWriterFloat(w, 0.5);
+  YACWriterStrZ(w, "tags");
+  YACWriterListOpen(w);
+  YACWriterStrZ(w, "lab");
+  YACWriterStrZ(w, "east");
+  YACWriterClose(w);
+  YACWriterStrZ(w, "limits");
+  YACWriterMapOpenSorted(w);
+  YACWriterStrZ(w, "lo");
+  YACWriterSint(w, -40);
+  YACWriterStrZ(w, "hi");
+  YACWriterSint(w, 125);
+  YACWriterClose(w);
+  YACWriterClose(w);
+}
+
+/* 2: the tree builder. Returns the error; `*len` the encoded length. */
+static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
+  static struct YACItem pool[32];
+  static unsigned char mem[64]; /* the arena: copies of keys and values */
+  struct YACItems items;
+  struct YACArena arena;
+  uint32_t root, tags, lab, east, limits, when;
+  YACErr err;
+  YACItemsInit(&items, pool, sizeof pool / sizeof pool[0]);
+  YACArenaInit(&arena, mem, sizeof mem);
+  err = YACItemsAddMap(&root, &items);
+  if (err == YACErrNo) err = YACItemsMapPutStr(&items, &arena, root, "name", "sensor-7");
+  if (err == YACErrNo) err = YACItemsMapPutUint(&items, &arena, root, "id", 7);
+  if (err == YACErrNo) err = YACItemsAddUTC(&when, &items, &arena, WHEN, 0);
+  if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "when", when);
+  if (err == YACErrNo) err = YACItemsMapPutDouble(&items, &arena, root, "ratio", 0.5);
+  /* A LIST: its children are linked in order (Prepend, then InsertAfter
+   * the last one). */
+  if (err == YACErrNo) err = YACItemsAddList(&tags, &items);
+  if (err == YACErrNo) err = YACItemsAddStr(&lab, &items, NULL, "lab", 3);
+  if (err == YACErrNo) err = YACItemsAddStr(&east, &items, NULL, "east", 4);
+  if (err == YACErrNo) err = YACItemsPrepend(&items, tags, lab);
+  if (err == YACErrNo) err = YACItemsInsertAfter(&items, tags, lab, east);
+  if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "tags", tags);
+  if (err == YACErrNo) err = YACItemsAddMap(&limits, &items);
+  if (err == YACErrNo) err = YACItemsMapPutInt(&items, &arena, limits, "lo", -40);
+  if (err == YACErrNo) err = YACItemsMapPutInt(&items, &arena, limits, "hi", 125);
+  if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "limits", limits);
+  *len = 0;
+  if (err == YACErrNo) err = YACItemsEncode(&items, root, len, out, cap);
+  return err;
+}
+
+/* 3: the flush callback: the bytes go to a FILE. */
+static uint32_t to_file(void *ctx, const unsigned char *buf, size_t len) {
+  return fwrite(buf, 1, len, (FILE *)ctx) == len ? YACErrNo : YACErrInvalid;
+}
+
+int main(int argc, char **argv) {
+  static unsigned char doc[128], tree[128];
+  unsigned char small[16], keys[32];
+  struct YACWriterLevel levels[4];
+  struct YACWriter w;
+  uint64_t len = 0, streamed = 0, i;
+  size_t tree_len = 0;
+  FILE *f;
+  YACErr err;
+
+  if (argc != 2) {
+    fprintf(stderr, "usage: write OUT.yac\n");
+    return 2;
+  }
+
+  /* 1. Into a buffer. */
+  YACWriterInit(&w, doc, sizeof doc, levels, 4, NULL, 0);
+  write_doc(&w);
+  err = YACWriterFinish(&len, &w);
+  if (err != YACErrNo) return fail("writer", err);
+  printf("%u bytes:", (unsigned)len);
+  for (i = 0; i < len; i++) printf(" %02X", doc[i]);
+  printf("\n");
+
+  /* 2. The same document built as a tree. */
+  err = build_doc(tree, sizeof tree, &tree_len);
+  if (err != YACErrNo) return fail("builder", err);
+  printf("builder: %s\n",
+         tree_len == len && memcmp(tree, doc, tree_len) == 0 ? "same bytes" : "DIFFERENT");
+
+  /* 3. Streamed to a file through a 16-byte buffer. A MAP sorted on close
+   * stays in the buffer until closed, so this stream writes its MAPs with
+   * keys in order (YACWriterMapOpen) instead: the writer checks them, and
+   * keeps each open MAP's last key in `keys`. */
+  f = fopen(argv[1], "wb");
+  if (f == NULL) {
+    perror(argv[1]);
+    return 1;
+  }
+  YACWriterInit(&w, small, sizeof small, levels, 4, keys, sizeof keys);
+  YACWriterSetFlush(&w, to_file, f);
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "id");
+  YACWriterUint(&w, 7);
+  YACWriterStrZ(&w, "name");
+  YACWriterStrZ(&w, "sensor-7");
+  YACWriterStrZ(&w, "tags");
+  YACWriterListOpen(&w);
+  YACWriterStrZ(&w, "lab");
+  YACWriterStrZ(&w, "east");
+  YACWriterClose(&w);
+  YACWriterStrZ(&w, "when");
+  YACWriterUTC(&w, WHEN, 0);
+  YACWriterStrZ(&w, "ratio");
+  YACWriterFloat(&w, 0.5);
+  YACWriterStrZ(&w, "limits");
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "hi");
+  YACWriterSint(&w, 125);
+  YACWriterStrZ(&w, "lo");
+  YACWriterSint(&w, -40);
+  YACWriterClose(&w);
+  YACWriterClose(&w);
+  err = YACWriterFinish(&streamed, &w);
+  if (fclose(f) != 0 && err == YACErrNo) err = YACErrInvalid;
+  if (err != YACErrNo) return fail(argv[1], err);
+  printf("streamed %u bytes to %s\n", (unsigned)streamed, argv[1]);
+  return 0;
+}

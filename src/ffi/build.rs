@@ -1,0 +1,556 @@
+//! C API of the tree builder: typed adders (`YACItemsAddUint`, ...), an
+//! arena for payload copies (`struct YACArena`), and MAP set by key
+//! (`YACItemsMapPut...`). A thin layer over `yac::items` (build.rs).
+//!
+//! Every adder makes one new, unlinked node and sets `*idx` to it; link it
+//! with `YACItemsInsertAfter`, `YACItemsPrepend`, `YACItemsReplace`,
+//! `YACItemsMapSet` or `YACItemsMapPut`. When the pool is full, every adder
+//! calls `items->grow` if set (else `YACErrNoMem`, nothing changed).
+//!
+//! Payloads: a node points at its bytes, which must stay valid and
+//! unchanged while the tree is used. The adders that take an `arena` copy
+//! the bytes into it (then the caller's bytes may go at once); with `arena`
+//! NULL (where allowed) the node points at the caller's bytes. Floats,
+//! times and MAGICs always need an arena (their wire form is made here).
+
+// Parameter names follow cyac's C style (camelCase) in the header.
+#![allow(non_snake_case)]
+
+use core::ffi::{c_char, c_uchar, CStr};
+
+use super::items::{grow, with_mut, YACItems};
+use super::{input, out, run, YACErr};
+use yac::error::Error;
+use yac::items::{Arena, ItemsMut};
+
+/// Caller memory that node payloads are copied into: `mem`, `cap` bytes,
+/// of which the first `len` are used. Set it up with `YACArenaInit` (or
+/// fill in the fields); reset `len` to 0 to reuse the memory once no tree
+/// points into it.
+#[repr(C)]
+pub struct YACArena {
+    /// The memory.
+    pub mem: *mut c_uchar,
+    /// Its size in bytes.
+    pub cap: usize,
+    /// Bytes used so far.
+    pub len: usize,
+}
+
+/// Sets up `arena` over the `cap` bytes at `mem` (NULL only with `cap` 0).
+///
+/// Returns: `YACErrInvalid` for a NULL `arena`, or NULL `mem` with `cap`
+/// not 0.
+///
+/// # Safety
+/// `arena` writable; `mem` writable for `cap` bytes for as long as trees
+/// point into it.
+#[no_mangle]
+pub unsafe extern "C" fn YACArenaInit(
+    arena: *mut YACArena,
+    mem: *mut c_uchar,
+    cap: usize,
+) -> YACErr {
+    run(|| {
+        // SAFETY: NULL-checked; writable per the contract.
+        let a = unsafe { out(arena)? };
+        if (mem.is_null() && cap != 0) || cap > isize::MAX as usize {
+            return Err(YACErr::YACErrInvalid);
+        }
+        *a = YACArena { mem, cap, len: 0 };
+        Ok(())
+    })
+}
+
+/// Makes sure the pool has room for `n` more nodes, growing it if it can.
+///
+/// # Safety
+/// `items` as for `with_mut`.
+unsafe fn reserve(items: *mut YACItems, n: u32) -> Result<(), YACErr> {
+    // SAFETY: per this function's contract.
+    let Some(it) = (unsafe { items.as_ref() }) else {
+        return Err(YACErr::YACErrInvalid);
+    };
+    let (mut len, mut cap) = (it.len, it.cap);
+    while len.saturating_add(n) > cap {
+        // SAFETY: per this function's contract.
+        if !unsafe { grow(items) } {
+            return Err(YACErr::YACErrNoMem);
+        }
+        // SAFETY: as above; `grow` changed only `list` and `cap`.
+        let it = unsafe { items.as_ref() }.ok_or(YACErr::YACErrInvalid)?;
+        (len, cap) = (it.len, it.cap);
+    }
+    Ok(())
+}
+
+/// Runs an adder that makes `n` nodes: room first (growing the pool), then
+/// `f` on the tree and, when `arena` is not NULL, an arena over its free
+/// part, whose use is recorded afterwards.
+///
+/// # Safety
+/// `idx` writable; `items` as for `with_mut`; `arena` NULL or a
+/// `struct YACArena` whose `mem` is writable for `cap` bytes and lives as
+/// long as the tree.
+unsafe fn build(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    n: u32,
+    f: impl FnOnce(&mut ItemsMut<'_, 'static>, Option<&mut Arena<'static>>) -> Result<u32, Error>,
+) -> YACErr {
+    run(|| {
+        // SAFETY: per this function's contract.
+        let idx = unsafe { out(idx)? };
+        // SAFETY: per this function's contract.
+        unsafe { reserve(items, n)? };
+        // SAFETY: `arena` is NULL or valid (contract).
+        let a = unsafe { arena.as_mut() };
+        let mut arena = match a {
+            None => None,
+            Some(a) if a.len > a.cap || (a.mem.is_null() && a.cap != 0) => {
+                return Err(YACErr::YACErrInvalid);
+            }
+            Some(a) => {
+                let free: &'static mut [u8] = if a.mem.is_null() {
+                    &mut []
+                } else {
+                    // SAFETY: `mem` is writable for `cap` bytes and lives as
+                    // long as the tree (contract); bytes from `len` on are
+                    // not pointed at by any node yet.
+                    unsafe { core::slice::from_raw_parts_mut(a.mem.add(a.len), a.cap - a.len) }
+                };
+                Some((a, Arena::new(free)))
+            }
+        };
+        // SAFETY: `items` per this function's contract.
+        let r = unsafe {
+            with_mut(items, |t| match arena.as_mut() {
+                Some((_, ar)) => f(t, Some(ar)),
+                None => f(t, None),
+            })
+        };
+        if let Some((a, ar)) = arena {
+            a.len += ar.used();
+        }
+        *idx = r?;
+        Ok(())
+    })
+}
+
+/// The arena an adder cannot do without.
+fn need<'x>(arena: Option<&'x mut Arena<'static>>) -> Result<&'x mut Arena<'static>, Error> {
+    arena.ok_or(Error::Invalid)
+}
+
+/// Makes a NIL node.
+///
+/// # Safety
+/// `idx` writable; `items` as set up by `YACItemsInit`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_nil()) }
+}
+
+/// Makes a TRUE or FALSE node.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v: bool) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_bool(v)) }
+}
+
+/// Makes a +INT node.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v: u64) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_uint(v)) }
+}
+
+/// Makes a +INT (`v` >= 0) or -INT node.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddInt(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_int(v)) }
+}
+
+/// Makes an empty LIST.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_list()) }
+}
+
+/// Makes an empty MAP (fill it with `YACItemsMapPut...`).
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddMap(idx: *mut u32, items: *mut YACItems) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_map()) }
+}
+
+/// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
+/// its chunks are BIN nodes linked under it. Takes two pool slots.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddBlob(
+    idx: *mut u32,
+    items: *mut YACItems,
+    chunkLen: u64,
+) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), 2, |t, _| {
+            t.add_blob(chunkLen.checked_sub(1).ok_or(Error::Invalid)?)
+        })
+    }
+}
+
+/// Makes a STR node of the `sLen` bytes at `s`: copied into `arena`, or
+/// (`arena` NULL) pointed at, then they must outlive the tree. Invalid
+/// UTF-8 or NUL: `YACErrBadUTF8`; arena full: `YACErrNoMem`.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`; `s` readable for `sLen` bytes; `arena` NULL or
+/// set up by `YACArenaInit`, its memory alive while the tree is used.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddStr(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    s: *const c_char,
+    sLen: usize,
+) -> YACErr {
+    // SAFETY: `s` readable for `sLen` bytes (contract); without an arena
+    // the caller keeps them alive while the tree is used (hence 'static).
+    let bytes = match unsafe { input(s.cast(), sLen) } {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    // SAFETY: per the contract.
+    unsafe {
+        build(idx, items, arena, 1, |t, a| {
+            let text = yac::utf8::validate_str(bytes)?;
+            match a {
+                Some(a) => t.add_str_copy(text, a),
+                None => t.add_str(text),
+            }
+        })
+    }
+}
+
+/// Makes a BIN node of the `vLen` bytes at `v`: copied into `arena`, or
+/// (`arena` NULL) pointed at.
+///
+/// # Safety
+/// As for `YACItemsAddStr`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddBin(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    v: *const c_uchar,
+    vLen: usize,
+) -> YACErr {
+    // SAFETY: as in YACItemsAddStr.
+    let bytes = match unsafe { input(v, vLen) } {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    // SAFETY: per the contract.
+    unsafe {
+        build(idx, items, arena, 1, |t, a| match a {
+            Some(a) => t.add_bin_copy(bytes, a),
+            None => t.add_bin(bytes),
+        })
+    }
+}
+
+/// Makes a HEXLET node of the 16 bytes at `hexlet`: copied into `arena`,
+/// or (`arena` NULL) pointed at.
+///
+/// # Safety
+/// As for `YACItemsAddStr`; `hexlet` readable for 16 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddHexlet(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    hexlet: *const c_uchar,
+) -> YACErr {
+    // SAFETY: as in YACItemsAddStr.
+    let bytes = match unsafe { input(hexlet, 16) } {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    // SAFETY: per the contract.
+    unsafe {
+        build(idx, items, arena, 1, |t, a| {
+            let b = match a {
+                Some(a) => a.copy(bytes)?,
+                None => bytes,
+            };
+            t.add_hexlet(b.try_into().map_err(|_| Error::Invalid)?)
+        })
+    }
+}
+
+/// Makes a float node: `d` in the shortest width that holds it exactly,
+/// stored in `arena` (required: NULL gives `YACErrInvalid`). Negative zero:
+/// `YACErrFloatNonMinimal`.
+///
+/// # Safety
+/// As for `YACItemsAddStr`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddDouble(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    d: f64,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { build(idx, items, arena, 1, |t, a| t.add_f64(d, need(a)?)) }
+}
+
+/// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
+/// label stored in `arena` (required).
+///
+/// # Safety
+/// As for `YACItemsAddStr`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddUTC(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    unixSec: i64,
+    nsec: u32,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe {
+        build(idx, items, arena, 1, |t, a| {
+            t.add_utc(unixSec, nsec, need(a)?)
+        })
+    }
+}
+
+/// Makes a MAGIC node of the `magicLen` (at most 12) bytes at `magic`,
+/// padded and stored in `arena` (required).
+///
+/// # Safety
+/// As for `YACItemsAddStr`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddMagic(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    magic: *const c_uchar,
+    magicLen: usize,
+) -> YACErr {
+    // SAFETY: `magic` readable for `magicLen` bytes (contract).
+    let bytes = match unsafe { input(magic, magicLen) } {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    // SAFETY: per the contract.
+    unsafe { build(idx, items, arena, 1, |t, a| t.add_magic(bytes, need(a)?)) }
+}
+
+/// Sets the NUL-terminated `key` of `map` to the unlinked node `value`,
+/// keeping the keys in order: replaces the value of an equal key (`*old`
+/// gets the old value, now unlinked) or inserts the pair (`*old` gets
+/// `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
+/// (`arena` NULL) pointed at. O(number of keys). An empty key:
+/// `YACErrMapBadKey`; `map` not a MAP, or `value` linked already:
+/// `YACErrInvalid`. Nothing changes on error.
+///
+/// # Safety
+/// As for `YACItemsAddStr`; `key` NUL-terminated; `old` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPut(
+    old: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    value: u32,
+) -> YACErr {
+    if key.is_null() {
+        return YACErr::YACErrInvalid;
+    }
+    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
+    // is used when no arena copies it.
+    let key: &'static [u8] = unsafe { CStr::from_ptr(key) }.to_bytes();
+    let mut prev = 0u32;
+    // SAFETY: per the contract.
+    let e = unsafe {
+        build(&mut prev, items, arena, 1, |t, a| {
+            let k = yac::utf8::validate_str(key)?;
+            let k = match a {
+                Some(a) if !k.is_empty() => a.copy_str(k)?,
+                _ => k,
+            };
+            Ok(t.map_put(map, k, value)?.unwrap_or(yac::items::NONE))
+        })
+    };
+    // SAFETY: `old` NULL or writable (contract).
+    if let (YACErr::YACErrNo, Ok(o)) = (e, unsafe { out(old) }) {
+        *o = prev;
+    }
+    e
+}
+
+/// Adds a value node with `add` and sets it under `key` in `map`.
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+unsafe fn put_with(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    add: impl FnOnce(*mut u32) -> YACErr,
+) -> YACErr {
+    let mut v = 0u32;
+    match add(&mut v) {
+        YACErr::YACErrNo => {}
+        e => return e,
+    }
+    // SAFETY: per this function's contract.
+    let e = unsafe { YACItemsMapPut(core::ptr::null_mut(), items, arena, map, key, v) };
+    if e != YACErr::YACErrNo {
+        // Drop the value node made above, the last of the pool.
+        // SAFETY: `items` is valid (the add succeeded).
+        if let Some(it) = unsafe { items.as_mut() } {
+            if it.len == v + 1 {
+                it.len = v;
+            }
+        }
+    }
+    e
+}
+
+/// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
+/// value is left unlinked).
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPutUint(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    v: u64,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { put_with(items, arena, map, key, |i| YACItemsAddUint(i, items, v)) }
+}
+
+/// Sets `key` of `map` to a new +INT/-INT node.
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPutInt(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    v: i64,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { put_with(items, arena, map, key, |i| YACItemsAddInt(i, items, v)) }
+}
+
+/// Sets `key` of `map` to a new TRUE/FALSE node.
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPutBool(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    v: bool,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { put_with(items, arena, map, key, |i| YACItemsAddBool(i, items, v)) }
+}
+
+/// Sets `key` of `map` to a new NIL node.
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPutNIL(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { put_with(items, arena, map, key, |i| YACItemsAddNIL(i, items)) }
+}
+
+/// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
+/// (copied into `arena` like the key, or pointed at).
+///
+/// # Safety
+/// As for `YACItemsMapPut`; `s` NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPutStr(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    s: *const c_char,
+) -> YACErr {
+    if s.is_null() {
+        return YACErr::YACErrInvalid;
+    }
+    // SAFETY: non-NULL and NUL-terminated (contract).
+    let b = unsafe { CStr::from_ptr(s) }.to_bytes();
+    // SAFETY: per the contract.
+    unsafe {
+        put_with(items, arena, map, key, |i| {
+            YACItemsAddStr(i, items, arena, b.as_ptr().cast(), b.len())
+        })
+    }
+}
+
+/// Sets `key` of `map` to a new float node of `d` (`arena` required).
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsMapPutDouble(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    d: f64,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe {
+        put_with(items, arena, map, key, |i| {
+            YACItemsAddDouble(i, items, arena, d)
+        })
+    }
+}

@@ -1,0 +1,674 @@
+//! C API of the streaming writer (`struct YACWriter`, `YACWriter...`): a
+//! thin layer over the core's writer (`writer.rs`), which holds every rule.
+//!
+//! The writer lives in caller memory: `struct YACWriter` (fixed size, its
+//! internals in reserved words), the output buffer, an array of `struct
+//! YACWriterLevel` (one per open container: as deep as documents nest) and
+//! an optional key area. `YACWriterInit` keeps pointers to all of them:
+//! they must stay valid, and be changed by no one else, until the last call
+//! on the writer (reading the buffer between calls is fine).
+//!
+//! Every call returns the writer's error after the call: `YACErrNo`, or the
+//! first error met, which sticks (the call and every later one then do
+//! nothing). `YACErrNoMem` (the buffer is full) is the exception: the
+//! writer writes nothing more but goes on counting and checking, so that
+//! `YACWriterFinish` gives the exact size needed; a refusal met later
+//! replaces it. A C caller may therefore ignore every result but
+//! `YACWriterFinish`'s.
+
+// Parameter names follow cyac's C style (camelCase) in the header.
+#![allow(non_snake_case)]
+
+use core::ffi::{c_char, c_uchar, c_void, CStr};
+
+use super::{input, out, YACErr};
+use yac::error::Error;
+use yac::utf8;
+use yac::writer::{Core, Level, Sink, State};
+
+/// Flush callback of a streaming writer: receives `len` (> 0) bytes at
+/// `buf` to pass on (write to a file or socket), in order. Returns
+/// `YACErrNo` (0) on success; any other `YACErr` value becomes the
+/// writer's sticky error (unknown values give `YACErrInvalid`).
+pub type YACWriterFlushFn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, buf: *const c_uchar, len: usize) -> u32>;
+
+/// A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
+/// write items with the `YACWriter...` calls and end with
+/// `YACWriterFinish`. Its content is internal (128 bytes on every target).
+#[repr(C)]
+pub struct YACWriter {
+    /// Internal state: do not touch.
+    pub reserved: [u64; 16],
+}
+
+/// One open container of a writer: give `YACWriterInit` an array of as
+/// many as the documents nest deep (a LIST in a MAP is two). Internal
+/// content, 24 bytes.
+#[repr(C)]
+pub struct YACWriterLevel {
+    /// Internal state: do not touch.
+    pub reserved: [u64; 3],
+}
+
+/// What `struct YACWriter` holds: plain integers and raw pointers, so that
+/// every bit pattern is a valid value of it.
+#[repr(C)]
+struct Raw {
+    magic: u64,
+    buf: *mut u8,
+    cap: usize,
+    levels: *mut Level,
+    n_levels: usize,
+    keys: *mut u8,
+    n_keys: usize,
+    flush: YACWriterFlushFn,
+    ctx: *mut c_void,
+    st: State,
+}
+
+/// `Raw::magic` of an initialised writer ("YACWrite").
+const MAGIC: u64 = 0x5941_4357_7269_7465;
+
+const _: () = {
+    assert!(core::mem::size_of::<Raw>() <= core::mem::size_of::<YACWriter>());
+    assert!(core::mem::align_of::<Raw>() <= core::mem::align_of::<YACWriter>());
+    assert!(core::mem::size_of::<YACWriter>() == 128);
+    assert!(core::mem::size_of::<Level>() == core::mem::size_of::<YACWriterLevel>());
+    assert!(core::mem::align_of::<Level>() == core::mem::align_of::<YACWriterLevel>());
+    assert!(core::mem::size_of::<YACWriterLevel>() == 24);
+};
+
+/// The writer's error as a `YACErr`.
+#[inline(always)]
+fn status(st: &State) -> YACErr {
+    match st.error() {
+        None => YACErr::YACErrNo,
+        Some(e) => YACErr::from(e),
+    }
+}
+
+/// A caller's memory region as a slice (empty for NULL).
+///
+/// # Safety
+/// A non-NULL `ptr` must be valid for reads and writes of `len` `T`s, and
+/// not otherwise referenced, for `'a`.
+#[inline(always)]
+unsafe fn region<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+    if ptr.is_null() {
+        return &mut [];
+    }
+    // SAFETY: non-NULL and valid for `len` elements by this function's
+    // contract (YACWriterInit checked the sizes).
+    unsafe { core::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// Runs `f` on the core writer kept in `w` and returns the writer's error
+/// after it.
+///
+/// # Safety
+/// `w` must be NULL or point to a `struct YACWriter` (initialised or not;
+/// an uninitialised one gives `YACErrInvalid`) whose regions, when it was
+/// initialised by `YACWriterInit`, are still valid and not referenced
+/// elsewhere.
+#[inline(always)]
+unsafe fn with(
+    w: *mut YACWriter,
+    f: impl FnOnce(&mut Core<'_, '_>) -> Result<(), Error>,
+) -> YACErr {
+    // SAFETY: `Raw` fits in `YACWriter` (size and alignment asserted) and
+    // every bit pattern is a valid `Raw`; `w` is valid if non-NULL.
+    let Some(raw) = (unsafe { w.cast::<Raw>().as_mut() }) else {
+        return YACErr::YACErrInvalid;
+    };
+    if raw.magic != MAGIC {
+        return YACErr::YACErrInvalid;
+    }
+    let (flush, ctx) = (raw.flush, raw.ctx);
+    let mut call = move |b: &[u8]| -> Result<(), Error> {
+        let Some(f) = flush else { return Ok(()) };
+        // SAFETY: the caller's callback, called as its contract says.
+        match unsafe { f(ctx, b.as_ptr(), b.len()) } {
+            0 => Ok(()),
+            code => Err(Error::from_code(code).unwrap_or(Error::Invalid)),
+        }
+    };
+    let sink: Option<Sink<'_>> = match flush {
+        Some(_) => Some(&mut call),
+        None => None,
+    };
+    // SAFETY: the regions YACWriterInit checked and recorded, valid and
+    // unaliased per this function's contract; they are distinct from
+    // `*w` (the caller's own memory) and from each other.
+    let mut core = unsafe {
+        Core {
+            buf: region(raw.buf, raw.cap),
+            levels: region(raw.levels, raw.n_levels),
+            keys: region(raw.keys, raw.n_keys),
+            sink,
+            st: &mut raw.st,
+        }
+    };
+    let _ = f(&mut core);
+    status(&raw.st)
+}
+
+/// Checks the regions of `raw` and stores it in `w`.
+///
+/// # Safety
+/// As for `YACWriterInit`.
+unsafe fn init(w: *mut YACWriter, raw: Raw) -> YACErr {
+    let bad =
+        |null: bool, n: usize, size: usize| (null && n != 0) || n > isize::MAX as usize / size;
+    if bad(raw.buf.is_null(), raw.cap, 1)
+        || bad(
+            raw.levels.is_null(),
+            raw.n_levels,
+            core::mem::size_of::<Level>(),
+        )
+        || bad(raw.keys.is_null(), raw.n_keys, 1)
+    {
+        return YACErr::YACErrInvalid;
+    }
+    // SAFETY: `w` is NULL or writable for a `struct YACWriter`, which
+    // `Raw` fits (asserted); it need not be initialised.
+    match unsafe { out(w.cast::<Raw>()) } {
+        Ok(r) => {
+            *r = raw;
+            YACErr::YACErrNo
+        }
+        Err(e) => e,
+    }
+}
+
+/// A writer's parts before its first item.
+fn fresh(
+    buf: *mut c_uchar,
+    cap: usize,
+    levels: *mut YACWriterLevel,
+    n_levels: usize,
+    keys: *mut c_uchar,
+    n_keys: usize,
+    st: State,
+) -> Raw {
+    Raw {
+        magic: MAGIC,
+        buf,
+        cap,
+        levels: levels.cast(),
+        n_levels,
+        keys,
+        n_keys,
+        flush: None,
+        ctx: core::ptr::null_mut(),
+        st,
+    }
+}
+
+/// Initialises a writer into the buffer `buf` of `cap` bytes, with the
+/// stack `levels` of `levelsLen` entries (the deepest nesting allowed;
+/// deeper gives `YACErrDeepRecursion`) and an optional key area `keys` of
+/// `keysLen` bytes (NULL, 0 for none).
+///
+/// MAP keys are checked against the MAP's previous key, kept in the key
+/// area when there is one (each open MAP keeps its last key there: size it
+/// to the sum, over the nesting levels, of the longest key at that level;
+/// a key that does not fit gives `YACErrLenTooBig`), else read back from
+/// the buffer. A flushing writer (`YACWriterSetFlush`) without a key area
+/// therefore keeps each open MAP's last key in the buffer, which a large
+/// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
+/// Without the previous key at hand (only while nothing is written: when
+/// counting), the order is not checked.
+///
+/// The writer keeps the four pointers: see the file's notes on lifetimes.
+/// `w` may be uninitialised; an initialised one is reset.
+///
+/// Returns: `YACErrInvalid` for a NULL `w`, or a NULL region of non-zero
+/// length.
+///
+/// # Safety
+/// `w` must be writable for a `struct YACWriter`; `buf` for `cap` bytes,
+/// `levels` for `levelsLen` entries and `keys` for `keysLen` bytes, each
+/// distinct, for as long as the writer is used.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterInit(
+    w: *mut YACWriter,
+    buf: *mut c_uchar,
+    cap: usize,
+    levels: *mut YACWriterLevel,
+    levelsLen: usize,
+    keys: *mut c_uchar,
+    keysLen: usize,
+) -> YACErr {
+    let raw = fresh(buf, cap, levels, levelsLen, keys, keysLen, State::new());
+    // SAFETY: this function's contract is init's.
+    unsafe { init(w, raw) }
+}
+
+/// Initialises a count-only writer: nothing is written, every call is
+/// checked as usual, and `YACWriterFinish` gives the document's size (to
+/// size a buffer exactly). Parameters as for `YACWriterInit`; give a key
+/// area to have key order checked too. MAPs sorted on close are counted
+/// exactly, but their duplicate keys cannot be seen.
+///
+/// # Safety
+/// As for `YACWriterInit`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterInitCount(
+    w: *mut YACWriter,
+    levels: *mut YACWriterLevel,
+    levelsLen: usize,
+    keys: *mut c_uchar,
+    keysLen: usize,
+) -> YACErr {
+    let null = core::ptr::null_mut();
+    let raw = fresh(
+        null,
+        0,
+        levels,
+        levelsLen,
+        keys,
+        keysLen,
+        State::count_only(),
+    );
+    // SAFETY: this function's contract is init's (no buffer).
+    unsafe { init(w, raw) }
+}
+
+/// Makes `w` a streaming writer: whenever the buffer is full, and at
+/// `YACWriterFinish`, its bytes go to `flush(flushCtx, bytes, len)`
+/// (payloads larger than the buffer go straight through). Call it after
+/// `YACWriterInit` and before the first item. The bytes of an open MAP
+/// sorted on close (`YACWriterMapOpenSorted`) stay in the buffer until it is
+/// closed (a larger one gives `YACErrNoMem`).
+///
+/// # Safety
+/// `w` as for every writer call; `flush` must be safe to call with
+/// `flushCtx` until the last call on the writer.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterSetFlush(
+    w: *mut YACWriter,
+    flush: YACWriterFlushFn,
+    flushCtx: *mut c_void,
+) -> YACErr {
+    // SAFETY: as in `with`: Raw fits YACWriter, any bits are valid.
+    let Some(raw) = (unsafe { w.cast::<Raw>().as_mut() }) else {
+        return YACErr::YACErrInvalid;
+    };
+    if raw.magic != MAGIC || raw.st.total() != 0 || raw.st.error().is_some() {
+        return YACErr::YACErrInvalid;
+    }
+    raw.flush = flush;
+    raw.ctx = flushCtx;
+    YACErr::YACErrNo
+}
+
+/// Ends the document(s) written so far: refuses containers or a BLOB left
+/// open (`YACErrNotEnough`), hands the rest of the buffer to the flush
+/// callback, and sets `*len` (if `len` is not NULL) to the total size in
+/// bytes. After `YACErrNoMem`, `*len` is the size the buffer needs. The
+/// writer may go on with another document afterwards.
+///
+/// # Safety
+/// `w` as for every writer call; `len` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterFinish(len: *mut u64, w: *mut YACWriter) -> YACErr {
+    let mut total = 0u64;
+    // SAFETY: `w` per this function's contract.
+    let e = unsafe {
+        with(w, |c| {
+            let r = c.finish().map(|_| ());
+            total = c.st.total();
+            r
+        })
+    };
+    // SAFETY: `len` is NULL or writable (contract).
+    if let Ok(l) = unsafe { out(len) } {
+        *l = total;
+    }
+    e
+}
+
+/// The writer's error: `YACErrNo`, or the first error met (see the file's
+/// notes). `YACErrInvalid` for a NULL or uninitialised `w`.
+///
+/// # Safety
+/// `w` as for every writer call.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterError(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |_| Ok(())) }
+}
+
+/// Opens a LIST; close it with `YACWriterClose`.
+///
+/// # Safety
+/// The contract of every item call: `w` must be NULL or a writer set up by
+/// `YACWriterInit`/`YACWriterInitCount` whose regions are still valid.
+/// Byte arguments must be readable for their lengths (NULL only with
+/// length 0) and may not overlap the writer's regions.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterListOpen(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.list()) }
+}
+
+/// Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
+/// keys in ascending order (length first, then bytewise); close it with
+/// `YACWriterClose`. A key that is not a non-empty STR gives
+/// `YACErrMapBadKey`, one not above the previous key `YACErrMapUnordered`.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterMapOpen(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.map()) }
+}
+
+/// Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
+/// pairs in place in the buffer (an insertion sort: free when the keys
+/// come in order, O(n^2) in the number of keys otherwise, no heap) and
+/// refuses a duplicate key (`YACErrMapUnordered`, and the MAP is taken
+/// back out of the buffer). The whole MAP must fit in the buffer.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterMapOpenSorted(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.map_sorted()) }
+}
+
+/// Closes the innermost LIST or MAP. Refused: nothing open
+/// (`YACErrUnexpectedEOC`), a MAP whose last key has no value
+/// (`YACErrMapNoVal`), an open BLOB (`YACErrBlobBadTerm`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterClose(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.close()) }
+}
+
+/// Writes NIL.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterNIL(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.nil()) }
+}
+
+/// Writes TRUE or FALSE.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterBool(w: *mut YACWriter, v: bool) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.bool(v)) }
+}
+
+/// Writes a +INT.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterUint(w: *mut YACWriter, v: u64) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.uint(v)) }
+}
+
+/// Writes a +INT (`v` >= 0) or -INT.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterSint(w: *mut YACWriter, v: i64) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.sint(v)) }
+}
+
+/// Writes an integer of any size: +INT (`neg` false) of value `mag`, or
+/// -INT (`neg` true) of value -1 - `mag`, `mag` being the big-endian
+/// magnitude of `magLen` bytes (leading zero bytes are dropped).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterBigint(
+    w: *mut YACWriter,
+    neg: bool,
+    mag: *const c_uchar,
+    magLen: usize,
+) -> YACErr {
+    // SAFETY: `w` and `mag` per this function's contract.
+    unsafe {
+        with(w, |c| match input(mag, magLen) {
+            Ok(m) => c.bigint(neg, m),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
+/// holds `d` exactly (NaN payloads kept). Negative zero has no encoding:
+/// `YACErrFloatNonMinimal`.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterFloat(w: *mut YACWriter, d: f64) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.float(d)) }
+}
+
+/// Writes a float given as its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
+/// 16 or 32), which must be canonical (`YACErrFloatNonMinimal` otherwise).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterFloatRaw(
+    w: *mut YACWriter,
+    p: *const c_uchar,
+    pLen: usize,
+) -> YACErr {
+    // SAFETY: `w` and `p` per this function's contract.
+    unsafe {
+        with(w, |c| match input(p, pLen) {
+            Ok(b) => c.scalar(&yac::Atom::Float(b)),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, which
+/// must be valid and minimal (see `YACAtomTAI64Encode`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterTAI64(
+    w: *mut YACWriter,
+    label: *const c_uchar,
+    labelLen: usize,
+) -> YACErr {
+    // SAFETY: `w` and `label` per this function's contract.
+    unsafe {
+        with(w, |c| match input(label, labelLen) {
+            Ok(l) => c.scalar(&yac::Atom::Tai64(l)),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes the TAI64 label (TAI64N when `nsec` is not 0) of a UNIX time:
+/// `unixSec` seconds since 1970-01-01 00:00:00 UTC and `nsec`
+/// nanoseconds (leap seconds are added; `nsec` above 999999999 gives
+/// `YACErrTAI64BadNsec`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterUTC(w: *mut YACWriter, unixSec: i64, nsec: u32) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.tai64_utc(unixSec, nsec)) }
+}
+
+/// Writes a STR of the `sLen` bytes at `s` (no terminating NUL needed):
+/// a value, or the next key when a MAP is open. Invalid UTF-8 or a NUL
+/// byte gives `YACErrBadUTF8`.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterStr(w: *mut YACWriter, s: *const c_char, sLen: usize) -> YACErr {
+    // SAFETY: `w` and `s` per this function's contract.
+    unsafe {
+        with(w, |c| match input(s.cast(), sLen) {
+            Ok(b) => match utf8::validate_str(b) {
+                Ok(t) => c.str(t),
+                Err(e) => Err(c.refuse(e)),
+            },
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes a STR of the NUL-terminated string `s` (as `YACWriterStr` with
+/// `strlen(s)`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`; `s` must be NULL (`YACErrInvalid`) or
+/// NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterStrZ(w: *mut YACWriter, s: *const c_char) -> YACErr {
+    if s.is_null() {
+        // SAFETY: `w` per this function's contract.
+        return unsafe { with(w, |c| Err(c.refuse(Error::Invalid))) };
+    }
+    // SAFETY: non-NULL and NUL-terminated by contract.
+    let bytes = unsafe { CStr::from_ptr(s) }.to_bytes();
+    // SAFETY: `bytes` is readable for its length.
+    unsafe { YACWriterStr(w, bytes.as_ptr().cast(), bytes.len()) }
+}
+
+/// Writes a BIN of the `vLen` bytes at `v`; inside a BLOB, a chunk (see
+/// `YACWriterChunk`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterBin(w: *mut YACWriter, v: *const c_uchar, vLen: usize) -> YACErr {
+    // SAFETY: `w` and `v` per this function's contract.
+    unsafe {
+        with(w, |c| match input(v, vLen) {
+            Ok(b) => c.bin(b),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes a HEXLET of the 16 bytes at `hexlet`.
+///
+/// # Safety
+/// As for `YACWriterListOpen`; `hexlet` readable for 16 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterHexlet(w: *mut YACWriter, hexlet: *const c_uchar) -> YACErr {
+    // SAFETY: `w` and `hexlet` per this function's contract.
+    unsafe {
+        with(w, |c| {
+            match input(hexlet, 16)
+                .ok()
+                .and_then(|h| <&[u8; 16]>::try_from(h).ok())
+            {
+                Some(h) => c.hexlet(h),
+                None => Err(c.refuse(Error::Invalid)),
+            }
+        })
+    }
+}
+
+/// Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
+/// `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterMagic(
+    w: *mut YACWriter,
+    magic: *const c_uchar,
+    magicLen: usize,
+) -> YACErr {
+    // SAFETY: `w` and `magic` per this function's contract.
+    unsafe {
+        with(w, |c| match input(magic, magicLen) {
+            Ok(m) => c.magic(m),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
+/// then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
+/// last, shorter one (possibly empty), which ends the BLOB. Anything else
+/// before that gives `YACErrBlobBadTerm`.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterBlobOpen(w: *mut YACWriter, chunkLen: u64) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe {
+        with(w, |c| match chunkLen.checked_sub(1) {
+            Some(m) => c.blob(m),
+            None => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or
+/// shorter to end it (longer: `YACErrBlobBadChunk`; no BLOB open:
+/// `YACErrInvalid`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterChunk(
+    w: *mut YACWriter,
+    v: *const c_uchar,
+    vLen: usize,
+) -> YACErr {
+    // SAFETY: `w` and `v` per this function's contract.
+    unsafe {
+        with(w, |c| match input(v, vLen) {
+            Ok(b) => c.chunk(b),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}
+
+/// Writes a whole BLOB of the `vLen` bytes at `v`, in chunks of `chunkLen`
+/// bytes (0 gives `YACErrInvalid`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterBlob(
+    w: *mut YACWriter,
+    chunkLen: u64,
+    v: *const c_uchar,
+    vLen: usize,
+) -> YACErr {
+    // SAFETY: `w` and `v` per this function's contract.
+    unsafe {
+        with(w, |c| match input(v, vLen) {
+            Ok(b) => c.blob_bytes(chunkLen, b),
+            Err(_) => Err(c.refuse(Error::Invalid)),
+        })
+    }
+}

@@ -1,0 +1,260 @@
+//! Building a tree by hand: typed adders (no [`Atom`] to fill in), an
+//! arena for the bytes a node must point at, and MAP set by key.
+//!
+//! A node holds no bytes itself: a STR, BIN, float, TAI64, MAGIC or HEXLET
+//! node points at its payload, which must live as long as the tree (`'a`).
+//! The payload is either borrowed from the caller (`add_str`, `add_bin`,
+//! ...) or copied into an [`Arena`] over caller memory (`add_str_copy`,
+//! ...; floats, times and MAGICs, which the caller does not hold in wire
+//! form, always go there).
+//!
+//! Every adder makes one new, unlinked node (a BLOB takes two slots) and
+//! returns its index; link it with the edit calls, or set it under a key of
+//! a MAP with [`Items::map_put`] (O(number of keys): keys stay ordered).
+//!
+//! ```
+//! use yac::items::{Arena, Item, Items};
+//! let mut pool = [Item::default(); 16];
+//! let mut mem = [0u8; 64];
+//! let mut arena = Arena::new(&mut mem);
+//! let mut items = Items::new(&mut pool);
+//! let map = items.add_map().unwrap();
+//! let v = items.add_uint(7).unwrap();
+//! items.map_put(map, "b", v).unwrap();
+//! let v = items.add_f64(0.5, &mut arena).unwrap();
+//! let key = arena.copy_str("a").unwrap();
+//! items.map_put(map, key, v).unwrap();
+//! let mut out = [0u8; 32];
+//! let n = items.encode(map, &mut out).unwrap();
+//! assert_eq!(&out[..n], &[0x09, 0xC1, b'a', 0x10, 0x38, 0x00, 0xC1, b'b', 0x0C, 0x81, 0x07, 0x00]);
+//! ```
+
+use super::node::Item;
+use super::{Items, NONE};
+use crate::atom::{Atom, MAGIC_LEN};
+use crate::error::Error;
+use crate::{enc, float, tai64};
+
+/// Bump allocation of byte copies in caller memory (`&'a mut [u8]`): each
+/// copy lives as long as the memory. Nothing is ever freed but all at once
+/// (drop the arena and the tree together).
+pub struct Arena<'a> {
+    rest: &'a mut [u8],
+    used: usize,
+}
+
+impl<'a> Arena<'a> {
+    /// An empty arena over `mem`.
+    pub fn new(mem: &'a mut [u8]) -> Self {
+        Arena { rest: mem, used: 0 }
+    }
+
+    /// Bytes handed out so far.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    /// Bytes still free.
+    pub fn free(&self) -> usize {
+        self.rest.len()
+    }
+
+    /// A copy of `bytes`; [`Error::NoMem`] when the arena is full.
+    pub fn copy(&mut self, bytes: &[u8]) -> Result<&'a [u8], Error> {
+        if bytes.len() > self.rest.len() {
+            return Err(Error::NoMem);
+        }
+        let rest = core::mem::take(&mut self.rest);
+        let Some((dst, tail)) = rest.split_at_mut_checked(bytes.len()) else {
+            return Err(Error::NoMem);
+        };
+        dst.copy_from_slice(bytes);
+        self.rest = tail;
+        self.used += bytes.len();
+        Ok(dst)
+    }
+
+    /// A copy of `s`.
+    pub fn copy_str(&mut self, s: &str) -> Result<&'a str, Error> {
+        let b = self.copy(s.as_bytes())?;
+        core::str::from_utf8(b).map_err(|_| Error::BadUtf8)
+    }
+}
+
+impl<'a> Items<'a, &mut [Item]> {
+    /// A new NIL node.
+    pub fn add_nil(&mut self) -> Result<u32, Error> {
+        self.add(&Atom::Nil)
+    }
+
+    /// A new TRUE or FALSE node.
+    pub fn add_bool(&mut self, v: bool) -> Result<u32, Error> {
+        self.add(&Atom::Bool(v))
+    }
+
+    /// A new +INT node.
+    pub fn add_uint(&mut self, v: u64) -> Result<u32, Error> {
+        self.add(&Atom::Uint(v))
+    }
+
+    /// A new +INT or -INT node.
+    pub fn add_int(&mut self, v: i64) -> Result<u32, Error> {
+        self.add(&Atom::from_i64(v))
+    }
+
+    /// A new empty LIST.
+    pub fn add_list(&mut self) -> Result<u32, Error> {
+        self.add(&Atom::List)
+    }
+
+    /// A new empty MAP.
+    pub fn add_map(&mut self) -> Result<u32, Error> {
+        self.add(&Atom::Map)
+    }
+
+    /// A new empty BLOB of chunks of `chunk_len_minus_one + 1` bytes (its
+    /// chunks are BIN nodes linked under it).
+    pub fn add_blob(&mut self, chunk_len_minus_one: u64) -> Result<u32, Error> {
+        self.add(&Atom::Blob {
+            chunk_len_minus_one,
+        })
+    }
+
+    /// A new STR node pointing at `s` (NUL refused: [`Error::BadUtf8`]).
+    pub fn add_str(&mut self, s: &'a str) -> Result<u32, Error> {
+        self.add(&Atom::Str(s))
+    }
+
+    /// A new STR node holding a copy of `s` made in `arena`.
+    pub fn add_str_copy(&mut self, s: &str, arena: &mut Arena<'a>) -> Result<u32, Error> {
+        if s.as_bytes().contains(&0) {
+            return Err(Error::BadUtf8);
+        }
+        self.add_str(arena.copy_str(s)?)
+    }
+
+    /// A new BIN node pointing at `b`.
+    pub fn add_bin(&mut self, b: &'a [u8]) -> Result<u32, Error> {
+        self.add(&Atom::Bin(b))
+    }
+
+    /// A new BIN node holding a copy of `b` made in `arena`.
+    pub fn add_bin_copy(&mut self, b: &[u8], arena: &mut Arena<'a>) -> Result<u32, Error> {
+        self.add_bin(arena.copy(b)?)
+    }
+
+    /// A new HEXLET node pointing at `h`.
+    pub fn add_hexlet(&mut self, h: &'a [u8; 16]) -> Result<u32, Error> {
+        self.add(&Atom::Hexlet(h))
+    }
+
+    /// A new float node: `v` in the shortest of 2, 4 or 8 bytes that holds
+    /// it exactly, stored in `arena` (negative zero:
+    /// [`Error::FloatNonMinimal`]).
+    pub fn add_f64(&mut self, v: f64, arena: &mut Arena<'a>) -> Result<u32, Error> {
+        let mut b = [0u8; 8];
+        let n = float::shortest(v, &mut b)?;
+        let bytes = arena.copy(b.get(..n).unwrap_or(&[]))?;
+        self.add(&Atom::Float(bytes))
+    }
+
+    /// A new TAI64 (or TAI64N) node of a UNIX time (seconds since
+    /// 1970-01-01 UTC and nanoseconds), its label stored in `arena`.
+    pub fn add_utc(&mut self, unix: i64, nsec: u32, arena: &mut Arena<'a>) -> Result<u32, Error> {
+        let mut label = [0u8; 16];
+        let n = tai64::utc_to_label(unix, nsec, &mut label)?;
+        let bytes = arena.copy(label.get(..n).unwrap_or(&[]))?;
+        self.add(&Atom::Tai64(bytes))
+    }
+
+    /// A new MAGIC node: `magic` (at most 12 bytes) padded with zero bytes,
+    /// stored in `arena`.
+    pub fn add_magic(&mut self, magic: &[u8], arena: &mut Arena<'a>) -> Result<u32, Error> {
+        let m = enc::pad_magic(magic)?;
+        let bytes: &'a [u8; MAGIC_LEN] = arena.copy(&m)?.try_into().map_err(|_| Error::Invalid)?;
+        self.add(&Atom::Magic(bytes))
+    }
+
+    /// Sets `key` to the unlinked node `value` in `map` (the key node is
+    /// made here, pointing at `key`): replaces the value of an equal key,
+    /// returning the old value (now unlinked), or inserts the pair in key
+    /// order, returning `None`. O(number of keys). An empty key is
+    /// [`Error::MapBadKey`]; nothing is changed on error.
+    pub fn map_put(&mut self, map: u32, key: &'a str, value: u32) -> Result<Option<u32>, Error> {
+        // Checked before the key node is made, so that a refusal leaves
+        // the pool as it was.
+        if self.item_type(map) != crate::atom::ItemType::Map {
+            return Err(Error::Invalid);
+        }
+        if key.is_empty() {
+            return Err(Error::MapBadKey);
+        }
+        let mark = self.len;
+        let k = self.add_str(key)?;
+        match self.map_set(map, k, value) {
+            Ok(NONE) => Ok(None),
+            Ok(old) => Ok(Some(old)),
+            Err(e) => {
+                // Drop the key node made above (it is the last one).
+                self.len = mark;
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::items::Item;
+
+    #[test]
+    fn typed_adders_and_map_put_encode_canonically() {
+        let mut pool = [Item::default(); 32];
+        let mut mem = [0u8; 64];
+        let mut arena = Arena::new(&mut mem);
+        let mut items = Items::new(&mut pool);
+        let map = items.add_map().unwrap();
+        let keys = ["zz", "b", "a", "c", "aa"];
+        let values = [
+            items.add_nil().unwrap(),
+            items.add_bool(true).unwrap(),
+            items.add_int(-2).unwrap(),
+            items.add_utc(1483228800, 0, &mut arena).unwrap(),
+            items.add_str_copy("é", &mut arena).unwrap(),
+        ];
+        for (k, v) in keys.iter().zip(values) {
+            assert_eq!(items.map_put(map, k, v), Ok(None));
+        }
+        // Replacing a value gives the old one back.
+        let seven = items.add_uint(7).unwrap();
+        assert_eq!(items.map_put(map, "b", seven), Ok(Some(values[1])));
+        let mut out = [0u8; 64];
+        let n = items.encode(map, &mut out).unwrap();
+        let want: &[u8] = &[
+            0x09, 0xC1, b'a', 0x0D, 0x81, 0x01, 0xC1, b'b', 0x0C, 0x81, 0x07, 0xC1, b'c', 0x18,
+            0x40, 0, 0, 0, 0x58, 0x68, 0x46, 0xA5, 0xC2, b'a', b'a', 0xC2, 0xC3, 0xA9, 0xC2, b'z',
+            b'z', 0x01, 0x00,
+        ];
+        assert_eq!(&out[..n], want);
+        let len = items.len();
+        assert_eq!(items.map_put(map, "", seven), Err(Error::MapBadKey));
+        assert_eq!(items.map_put(seven, "x", seven), Err(Error::Invalid));
+        assert_eq!(items.len(), len, "nothing made on error");
+    }
+
+    #[test]
+    fn arena_runs_out() {
+        let mut mem = [0u8; 5];
+        let mut arena = Arena::new(&mut mem);
+        assert_eq!(arena.copy(b"abc"), Ok(&b"abc"[..]));
+        assert_eq!(arena.copy(b"abc"), Err(Error::NoMem));
+        assert_eq!((arena.used(), arena.free()), (3, 2));
+        let mut pool = [Item::default(); 4];
+        let mut items = Items::new(&mut pool);
+        assert_eq!(items.add_f64(0.1, &mut arena), Err(Error::NoMem));
+        assert_eq!(items.add_f64(1.0, &mut arena), Ok(0));
+        assert_eq!(items.add_str_copy("a\0", &mut arena), Err(Error::BadUtf8));
+        assert_eq!(items.add_magic(b"x", &mut arena), Err(Error::NoMem));
+    }
+}
