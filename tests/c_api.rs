@@ -6,7 +6,9 @@
 //! valgrind replaces; required when `CI` is set, skipped with
 //! a note when valgrind is missing otherwise; the million-deep test runs
 //! at `YAC_TEST_DEPTH` = `cbuild::VALGRIND_TEST_DEPTH` there). Any nonzero
-//! exit fails the test.
+//! exit fails the test. One more plain run is built with `-fshort-enums`
+//! (all the others with `-fno-short-enums`): the C ABI has no enum type,
+//! so both must pass.
 //!
 //! The C tests read the shared vectors of `common/vectors.rs` from a
 //! generated header, `target/c-tests/gen/yac_vectors.h`, so that Rust and C
@@ -22,7 +24,10 @@ use common::native;
 fn c_tests_pass_plain_and_sanitized() {
     let setup = cbuild::setup();
     for src in &cbuild::sources("c-tests") {
-        for mode in cbuild::modes() {
+        for mode in cbuild::modes()
+            .into_iter()
+            .chain([cbuild::Mode::ShortEnums])
+        {
             // test_no_heap proves "no allocation" with its own malloc,
             // which valgrind replaces by its own: its checks cannot hold
             // there (the other runs cover it).

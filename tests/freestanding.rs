@@ -51,9 +51,13 @@ fn symbols(lib: &Path) -> Vec<Symbol> {
 }
 
 /// What a freestanding C toolchain (libgcc/compiler-rt and a minimal libc
-/// or the compiler's own builtins) provides.
+/// or the compiler's own builtins) provides; and the linker itself
+/// (`_GLOBAL_OFFSET_TABLE_`, which i386 position-independent code uses).
 fn freestanding_provides(name: &str) -> bool {
-    name.starts_with("mem") || name.starts_with("str") || name == "bcmp"
+    name.starts_with("mem")
+        || name.starts_with("str")
+        || name == "bcmp"
+        || name == "_GLOBAL_OFFSET_TABLE_"
 }
 
 /// Symbols that would mean std, unwinding or panic machinery got in.

@@ -127,7 +127,13 @@ pub unsafe extern "C" fn YACAtomDecode(
     // isize::MAX, as `from_raw_parts` needs. BIN and STR have their own
     // function (their checks need registers that every other atom would
     // then have to save).
-    if !got.is_null() && !atom.is_null() && !buf.is_null() && len as isize >= 16 {
+    // Feature `size-first`: the checked path alone.
+    if !cfg!(feature = "size-first")
+        && !got.is_null()
+        && !atom.is_null()
+        && !buf.is_null()
+        && len as isize >= 16
+    {
         // SAFETY: non-NULL, at most isize::MAX, and the C API contract:
         // `buf` points to `len` readable bytes for the call.
         let bytes = unsafe { core::slice::from_raw_parts(buf, len) };

@@ -18,9 +18,20 @@ pub fn target_dir() -> PathBuf {
     }
 }
 
-/// Where compiled C test programs and generated C files go.
+/// Whether the tests are built for another target than the host
+/// (`cargo test --target i686-unknown-linux-gnu`).
+pub fn cross() -> bool {
+    let target: &str = env!("YAC_BUILD_TARGET");
+    target != env!("YAC_BUILD_HOST")
+}
+
+/// Where compiled C test programs and generated C files go
+/// (`target/c-tests`, or `target/c-tests/<target>` for a cross target).
 pub fn c_out_dir() -> PathBuf {
-    let dir = target_dir().join("c-tests");
+    let mut dir = target_dir().join("c-tests");
+    if cross() {
+        dir.push(env!("YAC_BUILD_TARGET"));
+    }
     std::fs::create_dir_all(&dir).expect("target/c-tests can be created");
     dir
 }
@@ -41,9 +52,10 @@ pub fn run(cmd: &mut Command) -> Output {
     out
 }
 
-/// Builds the C library, `<target_dir>/release/libyac.a`, the way the
-/// README does: `cargo rustc --release --lib --crate-type staticlib`, plus
-/// `extra` arguments.
+/// Builds the C library for the target the tests are built for (the host,
+/// or `cargo test --target T`'s T), `<target_dir>[/T]/release/libyac.a`,
+/// the way the README does: `cargo rustc --release --lib --crate-type
+/// staticlib`, plus `extra` arguments.
 ///
 /// The archive alone: `cargo build --release` would also link libyac.so.
 /// Both get the release profile's LTO (the root package has no rlib crate
@@ -53,6 +65,18 @@ pub fn run(cmd: &mut Command) -> Output {
 /// locks only its own profile's directory (target/debug), the release
 /// build locks target/release or a separate target dir.
 pub fn build_release_lib(target_dir: &Path, extra: &[&str]) -> PathBuf {
+    let target = cross().then_some(env!("YAC_BUILD_TARGET"));
+    build_lib_for(target_dir, target, extra, &[])
+}
+
+/// [`build_release_lib`] for `target` (`None`: the host) with `envs` set
+/// for the nested cargo (such as `CARGO_PROFILE_RELEASE_OPT_LEVEL`).
+pub fn build_lib_for(
+    target_dir: &Path,
+    target: Option<&str>,
+    extra: &[&str],
+    envs: &[(&str, &str)],
+) -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(manifest_dir())
@@ -60,11 +84,17 @@ pub fn build_release_lib(target_dir: &Path, extra: &[&str]) -> PathBuf {
         .arg("--target-dir")
         .arg(target_dir)
         .args(extra)
-        // The library is for the host; a cross target of the outer build
-        // would put it elsewhere.
-        .env_remove("CARGO_BUILD_TARGET");
+        // Only an explicit --target decides; a cross target of the outer
+        // build is passed as one.
+        .env_remove("CARGO_BUILD_TARGET")
+        .envs(envs.iter().copied());
+    let mut dir = target_dir.to_path_buf();
+    if let Some(t) = target {
+        cmd.args(["--target", t]);
+        dir.push(t);
+    }
     run(&mut cmd);
-    let lib = target_dir.join("release").join("libyac.a");
+    let lib = dir.join("release").join("libyac.a");
     assert!(lib.is_file(), "{} was not built", lib.display());
     lib
 }

@@ -295,8 +295,11 @@ fn integer(buf: &[u8], negative: bool) -> Result<(Atom<'_>, usize), Error> {
 /// by the general decoder (`decode_slow`), which alone defines the results.
 #[inline]
 pub fn decode(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
-    if let Some(done) = decode_fast(buf) {
-        return Ok(done);
+    // Feature `size-first`: the general decoder alone.
+    if !cfg!(feature = "size-first") {
+        if let Some(done) = decode_fast(buf) {
+            return Ok(done);
+        }
     }
     decode_slow(buf)
 }

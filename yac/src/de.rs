@@ -116,12 +116,7 @@ impl<'de> Deserializer<'de> {
         self.enter()?;
         let v = visitor.visit_seq(ListAccess { de: self })?;
         // A visitor that stopped early (a tuple shorter than the LIST).
-        let at = self.pos;
-        match self.next()? {
-            Atom::Eoc => {}
-            _ => return Err(msg("LIST longer than the type it is read into", at)),
-        }
-        self.depth -= 1;
+        self.leave("LIST longer than the type it is read into")?;
         Ok(v)
     }
 
@@ -132,13 +127,21 @@ impl<'de> Deserializer<'de> {
             de: self,
             prev: None,
         })?;
+        self.leave("MAP longer than the type it is read into")?;
+        Ok(v)
+    }
+
+    /// The EOC that closes the container the visitor has read (else
+    /// `why`, at the atom found instead).
+    fn leave(&mut self, why: &str) -> Result<(), Error> {
         let at = self.pos;
         match self.next()? {
-            Atom::Eoc => {}
-            _ => return Err(msg("MAP longer than the type it is read into", at)),
+            Atom::Eoc => {
+                self.depth -= 1;
+                Ok(())
+            }
+            _ => Err(msg(why, at)),
         }
-        self.depth -= 1;
-        Ok(v)
     }
 }
 
@@ -286,12 +289,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
             Atom::Map => {
                 self.enter()?;
                 let v = visitor.visit_enum(VariantAccess { de: self })?;
-                let end = self.pos;
-                match self.next()? {
-                    Atom::Eoc => {}
-                    _ => return Err(msg("an enum variant's MAP has more than one key", end)),
-                }
-                self.depth -= 1;
+                self.leave("an enum variant's MAP has more than one key")?;
                 Ok(v)
             }
             _ => Err(msg("an enum must be a STR or a MAP with one key", at)),

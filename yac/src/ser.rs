@@ -426,49 +426,29 @@ impl ListSer<'_> {
     }
 }
 
-impl ser::SerializeSeq for ListSer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
+/// The four serde traits of a LIST (sequence, tuple, tuple struct, tuple
+/// variant) are one: each element, then EOC.
+macro_rules! list_traits {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl ser::$trait for ListSer<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Error> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for ListSer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for ListSer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleVariant for ListSer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
+list_traits!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// A MAP being written: entries go out in the order given, and are put in
 /// canonical key order when the MAP ends.
@@ -563,35 +543,27 @@ impl ser::SerializeMap for MapSer<'_> {
     }
 }
 
-impl ser::SerializeStruct for MapSer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
+/// A struct and a struct variant are MAPs whose keys are the field names.
+macro_rules! struct_traits {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for MapSer<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                self.field(key, value)
+            }
+            fn end(self) -> Result<(), Error> {
+                self.finish()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for MapSer<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
+struct_traits!(SerializeStruct, SerializeStructVariant);
 
 /// Serializes a MAP key: strings (and chars, unit variants, newtypes of
 /// them) only, as serde_json does for its object keys.
@@ -610,16 +582,78 @@ macro_rules! refuse {
     };
 }
 
+/// The compound types and the methods that only a whole-value serializer
+/// accepts, refused with `$fail`.
+macro_rules! refuse_compound {
+    ($fail:ident, $ok:ty) => {
+        type SerializeSeq = ser::Impossible<$ok, Error>;
+        type SerializeTuple = ser::Impossible<$ok, Error>;
+        type SerializeTupleStruct = ser::Impossible<$ok, Error>;
+        type SerializeTupleVariant = ser::Impossible<$ok, Error>;
+        type SerializeMap = ser::Impossible<$ok, Error>;
+        type SerializeStruct = ser::Impossible<$ok, Error>;
+        type SerializeStructVariant = ser::Impossible<$ok, Error>;
+
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<$ok, Error> {
+            $fail()
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<$ok, Error> {
+            $fail()
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+            $fail()
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
+            $fail()
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, Error> {
+            $fail()
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, Error> {
+            $fail()
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+            $fail()
+        }
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStruct, Error> {
+            $fail()
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, Error> {
+            $fail()
+        }
+    };
+}
+
 impl ser::Serializer for KeyOnly {
     type Ok = String;
     type Error = Error;
-    type SerializeSeq = ser::Impossible<String, Error>;
-    type SerializeTuple = ser::Impossible<String, Error>;
-    type SerializeTupleStruct = ser::Impossible<String, Error>;
-    type SerializeTupleVariant = ser::Impossible<String, Error>;
-    type SerializeMap = ser::Impossible<String, Error>;
-    type SerializeStruct = ser::Impossible<String, Error>;
-    type SerializeStructVariant = ser::Impossible<String, Error>;
+    refuse_compound!(not_key, String);
 
     fn serialize_str(self, v: &str) -> Result<String, Error> {
         Ok(v.into())
@@ -648,55 +682,6 @@ impl ser::Serializer for KeyOnly {
         serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_bytes(&[u8]),
         serialize_none(), serialize_unit(), serialize_unit_struct(&'static str),
     );
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<String, Error> {
-        not_key()
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<String, Error> {
-        not_key()
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        not_key()
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
-        not_key()
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        not_key()
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        not_key()
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        not_key()
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
-        not_key()
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
-        not_key()
-    }
 }
 
 fn not_bytes<T>() -> Result<T, Error> {
@@ -706,13 +691,7 @@ fn not_bytes<T>() -> Result<T, Error> {
 impl ser::Serializer for BytesOnly {
     type Ok = Vec<u8>;
     type Error = Error;
-    type SerializeSeq = ser::Impossible<Vec<u8>, Error>;
-    type SerializeTuple = ser::Impossible<Vec<u8>, Error>;
-    type SerializeTupleStruct = ser::Impossible<Vec<u8>, Error>;
-    type SerializeTupleVariant = ser::Impossible<Vec<u8>, Error>;
-    type SerializeMap = ser::Impossible<Vec<u8>, Error>;
-    type SerializeStruct = ser::Impossible<Vec<u8>, Error>;
-    type SerializeStructVariant = ser::Impossible<Vec<u8>, Error>;
+    refuse_compound!(not_bytes, Vec<u8>);
 
     fn serialize_bytes(self, v: &[u8]) -> Result<Vec<u8>, Error> {
         Ok(v.into())
@@ -732,60 +711,11 @@ impl ser::Serializer for BytesOnly {
     ) -> Result<Vec<u8>, Error> {
         not_bytes()
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Vec<u8>, Error> {
-        not_bytes()
-    }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _: &'static str,
         _: &T,
     ) -> Result<Vec<u8>, Error> {
-        not_bytes()
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<Vec<u8>, Error> {
-        not_bytes()
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
-        not_bytes()
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
-        not_bytes()
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Error> {
-        not_bytes()
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Error> {
-        not_bytes()
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
-        not_bytes()
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
-        not_bytes()
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Error> {
         not_bytes()
     }
 }

@@ -240,8 +240,9 @@ fn lengths_up_to_2_pow_64_in_every_form_and_position() {
                     let have = doc.len() - at;
                     let total = atom_prefix.len() as u128 + head.len() as u128 + claim;
                     // LenTooBig when the atom (an INT's tag included) cannot
-                    // end inside any input: its end does not fit 64 bits.
-                    let want = if total > u64::MAX as u128 {
+                    // end inside any input: its end does not fit 64 bits
+                    // (or `usize`, on 32-bit targets).
+                    let want = if total > usize::MAX as u128 {
                         Error::LenTooBig
                     } else {
                         Error::NotEnough((total - have as u128) as usize)
@@ -273,9 +274,15 @@ fn blob_chunk_length_2_pow_64() {
     let mut empty = doc.clone();
     empty.push(0x80);
     assert_eq!(check(&empty), (Ok(3), empty.len()));
-    // A chunk claiming 2^64 - 1 bytes: not there, or too big to address.
+    // A chunk claiming 2^40 bytes: not there (64-bit), or too big to
+    // address (32-bit); 2^64 - 1 bytes: too big everywhere.
+    let two_pow_40 = if usize::BITS > 32 {
+        Error::NotEnough(((1u64 << 40) - 3) as usize)
+    } else {
+        Error::LenTooBig
+    };
     for (claim, want) in [
-        (1u128 << 40, Error::NotEnough((1usize << 40) - 3)),
+        (1u128 << 40, two_pow_40),
         (u64::MAX as u128, Error::LenTooBig),
     ] {
         let mut d = doc.clone();

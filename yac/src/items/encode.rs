@@ -276,7 +276,13 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Bytes after the written ones are left untouched.
     pub fn encode(&self, idx: u32, buf: &mut [u8]) -> Result<usize, Error> {
         let cap = buf.len();
-        let rest = match self.emit(idx, Buffer { rest: &mut *buf }) {
+        // Feature `size-first`: the exact loop alone.
+        let fast = if cfg!(feature = "size-first") {
+            Err(Error::Invalid)
+        } else {
+            self.emit(idx, Buffer { rest: &mut *buf })
+        };
+        let rest = match fast {
             Ok(sink) => sink.rest.len(),
             Err(_) => self.emit_exact(idx, Buffer { rest: buf })?.rest.len(),
         };
@@ -286,7 +292,12 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// The number of bytes [`Items::encode`] writes for the subtree at
     /// `idx`, with the same checks.
     pub fn encoded_len(&self, idx: u32) -> Result<usize, Error> {
-        match self.emit(idx, Counter(0)) {
+        let fast = if cfg!(feature = "size-first") {
+            Err(Error::Invalid)
+        } else {
+            self.emit(idx, Counter(0))
+        };
+        match fast {
             Ok(sink) => Ok(sink.0),
             Err(_) => Ok(self.emit_exact(idx, Counter(0))?.0),
         }

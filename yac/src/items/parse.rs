@@ -224,8 +224,11 @@ impl<'a> Items<'a, &mut [Item]> {
     /// error) goes through the exact path one atom at a time.
     fn parse_atoms(&mut self, buf: &'a [u8], off: &mut usize) -> Result<u32, Error> {
         loop {
-            if let Stop::Done(root) = self.fast_run(buf, off) {
-                return Ok(root);
+            // Feature `size-first`: the exact path alone.
+            if !cfg!(feature = "size-first") {
+                if let Stop::Done(root) = self.fast_run(buf, off) {
+                    return Ok(root);
+                }
             }
             let rest = buf.get(*off..).unwrap_or(&[]);
             let (step, used) = self.decode_step(rest)?;
