@@ -1425,6 +1425,9 @@ YACErr YACValidate(size_t *off,
 // Without the previous key at hand (only while nothing is written: when
 // counting), the order is not checked.
 //
+// The whole buffer is the writer's: the bytes past those written may be
+// used as scratch (a few bytes are stored at once when there is room).
+//
 // The writer keeps the four pointers: see the file's notes on lifetimes.
 // `w` may be uninitialised; an initialised one is reset.
 //
