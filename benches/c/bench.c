@@ -526,6 +526,8 @@ static uint64_t op_mp_decode(struct ctx *c) { return mpuck_check_and_walk(c->mp,
 
 static uint64_t op_yac_batch(struct ctx *c) { return yac_atoms_batch(c->yac, c->yac_len); }
 
+static uint64_t op_yac_inline(struct ctx *c) { return yac_atoms_inline(c->yac, c->yac_len); }
+
 static uint64_t op_mpc_pack(struct ctx *c) {
     msgpack_sbuffer_clear(&c->sbuf);
     if (msgpack_pack_object(&c->pk, c->ref_un.data) != 0) {
@@ -570,6 +572,7 @@ enum {
     P_YAC_VALIDATE,
     P_MP_DECODE,
     P_YAC_BATCH,
+    P_YAC_INLINE,
     P_MPC_WRITE,
     P_MPACK_WRITE,
     P_YAC_WRITE,
@@ -596,6 +599,7 @@ static const struct peer {
     {"libyac Validate", op_yac_validate, 1, 1},
     {"msgpuck mp_check + decode", op_mp_decode, 0, 0},
     {"libyac AtomsDecode batches", op_yac_batch, 1, 1},
+    {"libyac AtomDecodeInline walk", op_yac_inline, 1, 1},
     {"msgpack-c pack_* calls", op_mpc_write, 0, 0},
     {"mpack writer calls", op_mpack_write, 0, 0},
     {"libyac Writer calls", op_yac_write, 1, 1},
@@ -852,6 +856,8 @@ static void run_document(const struct config *cfg, const char *name, const char 
            med[P_YAC_VALIDATE] / med[P_MP_CHECK], "<= 1.0");
     printf("  %-44s %7.3f %9s\n", "libyac AtomsDecode / mp_check + decode",
            med[P_YAC_BATCH] / med[P_MP_DECODE], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac AtomDecodeInline / mp_check + decode",
+           med[P_YAC_INLINE] / med[P_MP_DECODE], "<= 0.5");
     printf("  %-44s %6.1f%%\n", "UTF-8 validation share of libyac parse",
            100.0 * (med[P_YAC_PARSE] - med[P_YAC_TRUST]) / med[P_YAC_PARSE]);
     printf("  %-44s %7.2f  (%zu B/node x %u nodes / %llu items)\n", "libyac tree bytes per item",

@@ -14,6 +14,7 @@
  *   read           YACItemsParse, then every node read (inline reads)
  *   validate       YACValidate (vtrust: with YACItemsTrustUTF8)
  *   batch          a YACAtomsDecode loop (256 atoms per call)
+ *   inline         a YACAtomDecodeInline loop
  *   mparse         mpack's node-pool parse (mread: then every node read)
  *   mdecode        msgpuck mp_check, then every item decoded
  *   unpack         msgpack-c msgpack_unpack_next, msgpack_unpacked reused
@@ -111,6 +112,8 @@ int main(int argc, char **argv) {
             acc += yac_validate(yac, yac_len, strcmp(op, "vtrust") == 0 ? YACItemsTrustUTF8 : 0);
         } else if (strcmp(op, "batch") == 0) {
             acc += yac_atoms_batch(yac, yac_len);
+        } else if (strcmp(op, "inline") == 0) {
+            acc += yac_atoms_inline(yac, yac_len);
         } else if (strcmp(op, "mparse") == 0 || strcmp(op, "mread") == 0) {
             acc += mpack_parse((const char *)mp, mp_len, mpool, mp_len + 1,
                                strcmp(op, "mread") == 0);
