@@ -27,7 +27,7 @@ ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude -I"$mpack_dir" 
     -lpthread -ldl -lm
 printf '%-12s %-7s %15s\n' document op instructions
 for doc in ${DOCS:-licenses canada-list canada-map}; do
-    for op in ${OPS:-unpack check parse trust walk pack encode mparse mread read validate vtrust mdecode batch}; do
+    for op in ${OPS:-unpack check parse trust walk pack encode mparse mread read validate vtrust mdecode batch inline wsetup write mpcwrite mwrite}; do
         n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$target/bench/count" "$data" "$doc" "$op" 2>&1 |
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
         printf '%-12s %-7s %15s\n' "$doc" "$op" "$n"

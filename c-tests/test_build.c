@@ -26,6 +26,7 @@ static const unsigned char want_doc[] = {
 /* Builds the document; returns its root. Keys come out of order. */
 static uint32_t build(struct YACItems *items, struct YACArena *arena) {
   uint32_t root = YACItemNone, list, inner, x, y, z, t;
+  struct YACCursor end;
   char key[3];
   YACErr e = YACItemsAddMap(&root, items);
   CHECK(e == YACErrNo, YACErr2Str((int)e));
@@ -49,10 +50,11 @@ static uint32_t build(struct YACItems *items, struct YACArena *arena) {
   YACItemsAddUint(&x, items, 1);
   YACItemsAddInt(&y, items, -300);
   YACItemsAddStr(&z, items, NULL, "x", 1); /* pointed at: a literal */
-  /* No append yet: link each child after the last one. */
-  YACItemsPrepend(items, list, x);
-  YACItemsInsertAfter(items, list, x, y);
-  YACItemsInsertAfter(items, list, y, z);
+  /* Appended in order through a cursor at the LIST's end. */
+  YACItemsCursorEnd(&end, items, list);
+  YACItemsCursorInsert(items, &end, x);
+  YACItemsCursorInsert(items, &end, y);
+  CHECK(YACItemsCursorInsert(items, &end, z) == YACErrNo, "append");
   YACItemsMapPut(NULL, items, arena, root, "a", list);
   return root;
 }

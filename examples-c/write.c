@@ -60,6 +60,7 @@ static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
   static unsigned char mem[64]; /* the arena: copies of keys and values */
   struct YACItems items;
   struct YACArena arena;
+  struct YACCursor end;
   uint32_t root, tags, lab, east, limits, when;
   YACErr err;
   YACItemsInit(&items, pool, sizeof pool / sizeof pool[0]);
@@ -70,13 +71,14 @@ static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
   if (err == YACErrNo) err = YACItemsAddUTC(&when, &items, &arena, WHEN, 0);
   if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "when", when);
   if (err == YACErrNo) err = YACItemsMapPutDouble(&items, &arena, root, "ratio", 0.5);
-  /* A LIST: its children are linked in order (Prepend, then InsertAfter
-   * the last one). */
+  /* A LIST: its children are appended in O(1) through a cursor at its
+   * end (the cursor moves past each node it inserts). */
   if (err == YACErrNo) err = YACItemsAddList(&tags, &items);
+  if (err == YACErrNo) err = YACItemsCursorEnd(&end, &items, tags);
   if (err == YACErrNo) err = YACItemsAddStr(&lab, &items, NULL, "lab", 3);
+  if (err == YACErrNo) err = YACItemsCursorInsert(&items, &end, lab);
   if (err == YACErrNo) err = YACItemsAddStr(&east, &items, NULL, "east", 4);
-  if (err == YACErrNo) err = YACItemsPrepend(&items, tags, lab);
-  if (err == YACErrNo) err = YACItemsInsertAfter(&items, tags, lab, east);
+  if (err == YACErrNo) err = YACItemsCursorInsert(&items, &end, east);
   if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "tags", tags);
   if (err == YACErrNo) err = YACItemsAddMap(&limits, &items);
   if (err == YACErrNo) err = YACItemsMapPutInt(&items, &arena, limits, "lo", -40);

@@ -35,6 +35,7 @@
 
 #include "read_file.h"
 #include "read_ops.h"
+#include "write_ops.h"
 #include "yac.h"
 
 /* ---------------------------------------------------------------------- */
@@ -427,6 +428,13 @@ struct ctx {
     /* mpack */
     mpack_node_data_t *mpool; /* the node pool of mpack's timed parse */
     size_t mpool_cap;
+    /* the writers (write_ops.h): the content, MAP pairs in YAC key order,
+     * and their output buffers */
+    msgpack_unpacked sorted_un;
+    unsigned char *wout;
+    size_t wout_cap;
+    char *mout;
+    size_t mout_cap;
 };
 
 static void op_failed(const char *op, const char *why) {
@@ -518,6 +526,8 @@ static uint64_t op_mp_decode(struct ctx *c) { return mpuck_check_and_walk(c->mp,
 
 static uint64_t op_yac_batch(struct ctx *c) { return yac_atoms_batch(c->yac, c->yac_len); }
 
+static uint64_t op_yac_inline(struct ctx *c) { return yac_atoms_inline(c->yac, c->yac_len); }
+
 static uint64_t op_mpc_pack(struct ctx *c) {
     msgpack_sbuffer_clear(&c->sbuf);
     if (msgpack_pack_object(&c->pk, c->ref_un.data) != 0) {
@@ -535,6 +545,18 @@ static uint64_t op_yac_encode(struct ctx *c) {
     return off;
 }
 
+static uint64_t op_yac_write(struct ctx *c) {
+    return yac_write_doc(&c->sorted_un.data, c->wout, c->wout_cap);
+}
+
+static uint64_t op_mpc_write(struct ctx *c) {
+    return mpc_pack_doc(&c->sbuf, &c->pk, &c->sorted_un.data);
+}
+
+static uint64_t op_mpack_write(struct ctx *c) {
+    return mpack_write_doc(&c->sorted_un.data, c->mout, c->mout_cap);
+}
+
 enum {
     P_MPC_UNPACK,
     P_MPC_ZONE,
@@ -550,6 +572,10 @@ enum {
     P_YAC_VALIDATE,
     P_MP_DECODE,
     P_YAC_BATCH,
+    P_YAC_INLINE,
+    P_MPC_WRITE,
+    P_MPACK_WRITE,
+    P_YAC_WRITE,
     NPEERS
 };
 
@@ -573,6 +599,10 @@ static const struct peer {
     {"libyac Validate", op_yac_validate, 1, 1},
     {"msgpuck mp_check + decode", op_mp_decode, 0, 0},
     {"libyac AtomsDecode batches", op_yac_batch, 1, 1},
+    {"libyac AtomDecodeInline walk", op_yac_inline, 1, 1},
+    {"msgpack-c pack_* calls", op_mpc_write, 0, 0},
+    {"mpack writer calls", op_mpack_write, 0, 0},
+    {"libyac Writer calls", op_yac_write, 1, 1},
 };
 
 #define MAX_REPS 64
@@ -730,6 +760,31 @@ static void run_document(const struct config *cfg, const char *name, const char 
            c.sbuf.size == mp_len && memcmp(c.sbuf.data, mp, mp_len) == 0 ? "same bytes"
                                                                            : "different bytes",
            c.sbuf.size);
+    /* (2b) The writers' content: the tree again, MAP pairs in YAC key
+     * order. libyac's writer must give the .yac byte for byte; the two
+     * MessagePack writers the size of the .mp. */
+    off = 0;
+    msgpack_unpacked_init(&c.sorted_un);
+    if (msgpack_unpack_next(&c.sorted_un, c.mp, mp_len, &off) != MSGPACK_UNPACK_SUCCESS) {
+        die("msgpack-c cannot decode", name);
+    }
+    write_ops_sort(&c.sorted_un.data);
+    c.wout_cap = yac_len;
+    c.wout = xmalloc(c.wout_cap);
+    c.mout_cap = mp_len;
+    c.mout = xmalloc(c.mout_cap);
+    {
+        uint64_t yl = yac_write_doc(&c.sorted_un.data, c.wout, c.wout_cap);
+        uint64_t ml = mpc_pack_doc(&c.sbuf, &c.pk, &c.sorted_un.data);
+        uint64_t kl = mpack_write_doc(&c.sorted_un.data, c.mout, c.mout_cap);
+        int same = yl == yac_len && memcmp(c.wout, yac, yac_len) == 0;
+        printf("  YACWriter from the content vs reference .yac: %s; msgpack-c pack_* %llu, "
+               "mpack %llu bytes (the .mp: %zu)\n",
+               same ? "MATCH" : "DIFFER", (unsigned long long)ml, (unsigned long long)kl, mp_len);
+        if (!same || ml != mp_len || kl != mp_len) {
+            g_failed = 1;
+        }
+    }
     msgpack_unpacked_init(&c.un);
     if (!msgpack_zone_init(&c.zone, 32 * mp_len)) {
         die("msgpack_zone_init fails for", name);
@@ -788,7 +843,11 @@ static void run_document(const struct config *cfg, const char *name, const char 
     printf("  %-44s %7.3f %9s\n", "libyac atom walk / msgpuck mp_check",
            med[P_YAC_ATOMS] / med[P_MP_CHECK], "<= 1.0");
     printf("  %-44s %7.3f %9s\n", "libyac tree encode / msgpack_pack_object",
-           med[P_YAC_ENC] / med[P_MPC_PACK], "<= 0.5");
+           med[P_YAC_ENC] / med[P_MPC_PACK], "<= 0.25");
+    printf("  %-44s %7.3f %9s\n", "libyac Writer / msgpack-c pack_* calls",
+           med[P_YAC_WRITE] / med[P_MPC_WRITE], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac Writer / mpack writer",
+           med[P_YAC_WRITE] / med[P_MPACK_WRITE], "<= 0.7");
     printf("  %-44s %7.3f %9s\n", "libyac parse / mpack node-pool parse",
            med[P_YAC_PARSE] / med[P_MPACK_PARSE], "<= 0.5");
     printf("  %-44s %7.3f %9s\n", "libyac parse + read all / mpack's",
@@ -797,6 +856,8 @@ static void run_document(const struct config *cfg, const char *name, const char 
            med[P_YAC_VALIDATE] / med[P_MP_CHECK], "<= 1.0");
     printf("  %-44s %7.3f %9s\n", "libyac AtomsDecode / mp_check + decode",
            med[P_YAC_BATCH] / med[P_MP_DECODE], "<= 0.5");
+    printf("  %-44s %7.3f %9s\n", "libyac AtomDecodeInline / mp_check + decode",
+           med[P_YAC_INLINE] / med[P_MP_DECODE], "<= 0.5");
     printf("  %-44s %6.1f%%\n", "UTF-8 validation share of libyac parse",
            100.0 * (med[P_YAC_PARSE] - med[P_YAC_TRUST]) / med[P_YAC_PARSE]);
     printf("  %-44s %7.2f  (%zu B/node x %u nodes / %llu items)\n", "libyac tree bytes per item",
@@ -810,6 +871,9 @@ static void run_document(const struct config *cfg, const char *name, const char 
     msgpack_unpacked_destroy(&c.un);
     msgpack_zone_destroy(&c.zone);
     msgpack_unpacked_destroy(&c.ref_un);
+    msgpack_unpacked_destroy(&c.sorted_un);
+    free(c.wout);
+    free(c.mout);
     msgpack_sbuffer_destroy(&c.sbuf);
     free(c.pool);
     free(c.mpool);

@@ -14,10 +14,17 @@
  *   read           YACItemsParse, then every node read (inline reads)
  *   validate       YACValidate (vtrust: with YACItemsTrustUTF8)
  *   batch          a YACAtomsDecode loop (256 atoms per call)
+ *   inline         a YACAtomDecodeInline loop
  *   mparse         mpack's node-pool parse (mread: then every node read)
  *   mdecode        msgpuck mp_check, then every item decoded
  *   unpack         msgpack-c msgpack_unpack_next, msgpack_unpacked reused
- *   pack           msgpack-c msgpack_pack_object (after one unpack) */
+ *   pack           msgpack-c msgpack_pack_object (after one unpack)
+ *   write          YACWriter calls, one per item (write_ops.h; after one
+ *                  unpack and the sort of the MAP pairs into YAC key order)
+ *   mpcwrite       msgpack-c msgpack_pack_* calls on the same content
+ *   mwrite         mpack writer calls on the same content
+ *   wsetup         nothing but the writers' setup (unpack and sort), whose
+ *                  count is to be subtracted from theirs */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +35,7 @@
 
 #include "read_file.h"
 #include "read_ops.h"
+#include "write_ops.h"
 #include "yac.h"
 
 static void check(YACErr e, const char *what) {
@@ -73,10 +81,14 @@ int main(int argc, char **argv) {
     msgpack_unpacked_init(&un);
     msgpack_sbuffer_init(&sbuf);
     msgpack_packer_init(&pk, &sbuf, msgpack_sbuffer_write);
-    if (strcmp(op, "pack") == 0) {
+    if (strcmp(op, "pack") == 0 || strcmp(op, "write") == 0 || strcmp(op, "mpcwrite") == 0 ||
+        strcmp(op, "mwrite") == 0 || strcmp(op, "wsetup") == 0) {
         off = 0;
         if (msgpack_unpack_next(&un, (const char *)mp, mp_len, &off) != MSGPACK_UNPACK_SUCCESS) {
             return 1;
+        }
+        if (strcmp(op, "pack") != 0) {
+            write_ops_sort(&un.data);
         }
     }
     if (strcmp(op, "encode") == 0) {
@@ -100,6 +112,8 @@ int main(int argc, char **argv) {
             acc += yac_validate(yac, yac_len, strcmp(op, "vtrust") == 0 ? YACItemsTrustUTF8 : 0);
         } else if (strcmp(op, "batch") == 0) {
             acc += yac_atoms_batch(yac, yac_len);
+        } else if (strcmp(op, "inline") == 0) {
+            acc += yac_atoms_inline(yac, yac_len);
         } else if (strcmp(op, "mparse") == 0 || strcmp(op, "mread") == 0) {
             acc += mpack_parse((const char *)mp, mp_len, mpool, mp_len + 1,
                                strcmp(op, "mread") == 0);
@@ -126,6 +140,14 @@ int main(int argc, char **argv) {
                 return 1;
             }
             acc += off;
+        } else if (strcmp(op, "wsetup") == 0) {
+            acc += 1; /* the writers' setup alone, to subtract */
+        } else if (strcmp(op, "write") == 0) {
+            acc += yac_write_doc(&un.data, out, out_len);
+        } else if (strcmp(op, "mpcwrite") == 0) {
+            acc += mpc_pack_doc(&sbuf, &pk, &un.data);
+        } else if (strcmp(op, "mwrite") == 0) {
+            acc += mpack_write_doc(&un.data, (char *)out, out_len); /* out_len >= mp_len */
         } else if (strcmp(op, "pack") == 0) {
             msgpack_sbuffer_clear(&sbuf);
             if (msgpack_pack_object(&pk, un.data) != 0) {

@@ -208,6 +208,24 @@ static uint64_t yac_atoms_batch(const unsigned char *yac, size_t len) {
     return acc;
 }
 
+/* libyac's cursor with the header's inline decoder: every atom (type and
+ * value word), YACAtomDecode called only for the rare ones. */
+static uint64_t yac_atoms_inline(const unsigned char *yac, size_t len) {
+    struct YACAtom a;
+    size_t off = 0, got = 0;
+    uint64_t acc = 0;
+    while (off < len) {
+        YACErr e = YACAtomDecodeInline(&got, &a, yac + off, len - off);
+        if (e != YACErrNo) {
+            fprintf(stderr, "bench: YACAtomDecodeInline: %s\n", YACErr2Str(e));
+            exit(2);
+        }
+        acc += a.typ + a.v.uint;
+        off += got;
+    }
+    return acc;
+}
+
 /* libyac's validator without a tree; returns the node count. */
 static uint64_t yac_validate(const unsigned char *yac, size_t len, uint32_t flags) {
     size_t levels[READ_OPS_MAX_DEPTH];

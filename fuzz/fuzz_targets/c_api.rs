@@ -2,9 +2,11 @@
 //! program of calls driven by the input, with legal random pointer/length
 //! combinations (valid buffers of any size, NULL with and without a
 //! length), bad node indices, offsets past the end, atoms with any type
-//! value, and a growth callback. Every call must return an error code (no
-//! panic, no out-of-bounds access under ASan), and the tree's bookkeeping
-//! must stay sane: `len <= cap`, parsed roots encode back to their bytes.
+//! value, a growth callback, and cursors kept across calls (so mostly
+//! stale). Every call must return an error code (no panic, no
+//! out-of-bounds access under ASan), and the tree must stay sane: `len <=
+//! cap`, parsed roots encode back to their bytes, and `YACItemsCheck`
+//! passes after every call (issue 13).
 #![no_main]
 
 
@@ -16,6 +18,7 @@ use libfuzzer_sys::fuzz_target;
 use libyac::ffi::atom::{YACAtom, YACAtomDecode};
 use libyac::ffi::enc::*;
 use libyac::ffi::items::*;
+use libyac::ffi::items_edits::*;
 use libyac::ffi::tai64::*;
 use libyac::ffi::{YACErr, YACErr2Str};
 use yac::items::{Item, NONE};
@@ -128,11 +131,12 @@ fuzz_target!(|data: &[u8]| {
         // A parse left unfinished (NotEnough): an error then rolls back
         // to where that document began, before the current call.
         let mut pending = false;
+        let mut cursors = [YACCursor { reserved: [0; 4] }; 2];
         while !inp.is_empty() && steps < 200 {
             steps += 1;
             let len = (*it).len;
             let (mut sz, mut sz2, mut u) = (0usize, 0usize, 0u32);
-            let op = inp.byte() % 24;
+            let op = inp.byte() % 26;
             match op {
                 0 => {
                     (*it).maxDepth = u32::from(inp.byte() % 6);
@@ -356,6 +360,31 @@ fuzz_target!(|data: &[u8]| {
                     let _ = YACUTCToTAI(ptr_or_null(&mut inp, &mut t), sec);
                     let _ = YACTAIToUTC(&mut t, ptr_or_null(&mut inp, &mut leap), sec);
                 }
+                23 | 24 => {
+                    // Cursors: made from the tree, or kept from earlier
+                    // calls (stale after an unlinking edit), then used.
+                    let k = inp.below(2);
+                    let c: *mut YACCursor = ptr_or_null(&mut inp, &mut cursors[k]);
+                    let (p, q) = (idx(&mut inp, len), idx(&mut inp, len));
+                    let e = match inp.byte() % 10 {
+                        0 => YACItemsCursorFirst(c, it, p),
+                        1 => YACItemsCursorEnd(c, it, p),
+                        2 => YACItemsCursorAfter(c, it, p, q),
+                        3 => YACItemsCursorPeek(ptr_or_null(&mut inp, &mut u), c, it),
+                        4 => YACItemsCursorNext(ptr_or_null(&mut inp, &mut u), c, it),
+                        5 => YACItemsCursorInsert(it, c, p),
+                        6 => YACItemsCursorRemove(ptr_or_null(&mut inp, &mut u), it, c),
+                        7 => YACItemsCursorReplace(ptr_or_null(&mut inp, &mut u), it, c, p),
+                        8 => YACItemsMapAppend(it, c, p, q),
+                        _ => {
+                            let _ = (YACCursorParent(c), YACCursorPrev(c));
+                            YACErr::YACErrNo
+                        }
+                    };
+                    assert_ne!(e, YACErr::YACErrNotEnough);
+                    let parsing = YACItemsParsing(it);
+                    assert!(!parsing || pending, "parsing without an unfinished parse");
+                }
                 22 => {
                     let s = YACErr2Str(inp.u32() as i32 >> inp.below(32));
                     assert!(!s.is_null());
@@ -371,6 +400,12 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             assert!((*it).len <= (*it).cap, "len beyond cap");
+            // Every call leaves the tree consistent (issue 13).
+            let mut node = 0u32;
+            let mut why = null();
+            if YACItemsCheck(&mut node, &mut why, it) != YACErr::YACErrNo {
+                panic!("op {op}: inconsistent at {node}: {:?}", CStr::from_ptr(why));
+            }
         }
     }
     drop(pool);

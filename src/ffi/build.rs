@@ -3,7 +3,8 @@
 //! (`YACItemsMapPut...`). A thin layer over `yac::items` (build.rs).
 //!
 //! Every adder makes one new, unlinked node and sets `*idx` to it; link it
-//! with `YACItemsInsertAfter`, `YACItemsPrepend`, `YACItemsReplace`,
+//! with a cursor (`YACItemsCursorEnd` + `YACItemsCursorInsert` append in
+//! O(1)), `YACItemsInsertAfter`, `YACItemsPrepend`, `YACItemsReplace`,
 //! `YACItemsMapSet` or `YACItemsMapPut`. When the pool is full, every adder
 //! calls `items->grow` if set (else `YACErrNoMem`, nothing changed).
 //!

@@ -82,24 +82,24 @@ const _: () = {
 /// The writer's error as a `YACErr`.
 #[inline(always)]
 fn status(st: &State) -> YACErr {
+    if st.is_ok() {
+        return YACErr::YACErrNo;
+    }
     match st.error() {
         None => YACErr::YACErrNo,
         Some(e) => YACErr::from(e),
     }
 }
 
-/// A caller's memory region as a slice (empty for NULL).
+/// A caller's memory region as a slice.
 ///
 /// # Safety
-/// A non-NULL `ptr` must be valid for reads and writes of `len` `T`s, and
-/// not otherwise referenced, for `'a`.
+/// `ptr` must be non-NULL, aligned, and valid for reads and writes of `len`
+/// `T`s (dangling when `len` is 0), and not otherwise referenced, for `'a`.
 #[inline(always)]
 unsafe fn region<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
-    if ptr.is_null() {
-        return &mut [];
-    }
-    // SAFETY: non-NULL and valid for `len` elements by this function's
-    // contract (YACWriterInit checked the sizes).
+    // SAFETY: by this function's contract (`init` stored a dangling
+    // pointer for an empty region and checked the sizes).
     unsafe { core::slice::from_raw_parts_mut(ptr, len) }
 }
 
@@ -157,7 +157,7 @@ unsafe fn with(
 ///
 /// # Safety
 /// As for `YACWriterInit`.
-unsafe fn init(w: *mut YACWriter, raw: Raw) -> YACErr {
+unsafe fn init(w: *mut YACWriter, mut raw: Raw) -> YACErr {
     let bad =
         |null: bool, n: usize, size: usize| (null && n != 0) || n > isize::MAX as usize / size;
     if bad(raw.buf.is_null(), raw.cap, 1)
@@ -169,6 +169,17 @@ unsafe fn init(w: *mut YACWriter, raw: Raw) -> YACErr {
         || bad(raw.keys.is_null(), raw.n_keys, 1)
     {
         return YACErr::YACErrInvalid;
+    }
+    // Empty regions get a dangling, aligned, non-NULL pointer, so that
+    // every call makes its slices without a test.
+    if raw.buf.is_null() {
+        raw.buf = core::ptr::NonNull::dangling().as_ptr();
+    }
+    if raw.levels.is_null() {
+        raw.levels = core::ptr::NonNull::dangling().as_ptr();
+    }
+    if raw.keys.is_null() {
+        raw.keys = core::ptr::NonNull::dangling().as_ptr();
     }
     // SAFETY: `w` is NULL or writable for a `struct YACWriter`, which
     // `Raw` fits (asserted); it need not be initialised.
@@ -219,6 +230,9 @@ fn fresh(
 /// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
 /// Without the previous key at hand (only while nothing is written: when
 /// counting), the order is not checked.
+///
+/// The whole buffer is the writer's: the bytes past those written may be
+/// used as scratch (a few bytes are stored at once when there is room).
 ///
 /// The writer keeps the four pointers: see the file's notes on lifetimes.
 /// `w` may be uninitialised; an initialised one is reset.
@@ -530,8 +544,9 @@ pub unsafe extern "C" fn YACWriterStr(w: *mut YACWriter, s: *const c_char, sLen:
     // SAFETY: `w` and `s` per this function's contract.
     unsafe {
         with(w, |c| match input(s.cast(), sLen) {
+            // validate_str refuses NUL too.
             Ok(b) => match utf8::validate_str(b) {
-                Ok(t) => c.str(t),
+                Ok(t) => c.str_without_nul(t),
                 Err(e) => Err(c.refuse(e)),
             },
             Err(_) => Err(c.refuse(Error::Invalid)),

@@ -101,25 +101,26 @@ pub fn validate(
     if *off > buf.len() {
         return Err(Error::Invalid);
     }
-    let mut v = Validator {
-        buf,
-        pos: *off,
-        nodes: 0,
-        depth: 0,
-        ctx: Ctx::Top,
-        prev_key: &[],
-        key_at: 0,
-        chunk_m1: 0,
-        max_depth: if opts.max_depth == 0 {
-            u32::MAX
-        } else {
-            opts.max_depth
-        },
-        trust_utf8: opts.trust_utf8,
-    };
+    let mut v = Validator::new(buf, *off, opts, true);
     let r = v.run(levels);
     *off = v.pos;
     r
+}
+
+/// The counting pass behind [`count_nodes`](crate::items::count_nodes):
+/// [`validate`] without the MAP key rules (a MAP is checked as a LIST:
+/// no key type, order or pairing), so that it needs no memory at all.
+/// Every atom is checked (UTF-8 included), and the nesting, BLOB chunks
+/// and `max_depth` (0 = no limit). Returns the node count and the item's
+/// length.
+pub fn count(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> {
+    let opts = Options {
+        max_depth,
+        trust_utf8: false,
+    };
+    let mut v = Validator::new(buf, 0, opts, false);
+    let nodes = v.run(&mut [])?;
+    Ok((nodes, v.pos))
 }
 
 /// The validator's state, kept in locals by the loop.
@@ -141,9 +142,32 @@ struct Validator<'a> {
     /// `Options::max_depth`, with 0 (no limit) as `u32::MAX`.
     max_depth: u32,
     trust_utf8: bool,
+    /// Whether the MAP key rules are checked (else a MAP is a LIST, and
+    /// `levels` is not used).
+    keys: bool,
 }
 
 impl<'a> Validator<'a> {
+    fn new(buf: &'a [u8], pos: usize, opts: Options, keys: bool) -> Self {
+        Validator {
+            buf,
+            pos,
+            nodes: 0,
+            depth: 0,
+            ctx: Ctx::Top,
+            prev_key: &[],
+            key_at: 0,
+            chunk_m1: 0,
+            max_depth: if opts.max_depth == 0 {
+                u32::MAX
+            } else {
+                opts.max_depth
+            },
+            trust_utf8: opts.trust_utf8,
+            keys,
+        }
+    }
+
     /// The atom loop: the fast loop takes the common atoms, the exact path
     /// the rest one at a time. `self.pos` is left at the next atom on
     /// success and at the offending one on error.
@@ -268,7 +292,7 @@ impl<'a> Validator<'a> {
             Step::Open(ctx) => {
                 self.open(levels)?;
                 self.nodes += 1;
-                self.ctx = ctx;
+                self.ctx = if self.keys { ctx } else { Ctx::List };
                 Ok(false)
             }
             Step::Blob(chunk_m1) => {
@@ -301,7 +325,7 @@ impl<'a> Validator<'a> {
         if self.depth >= self.max_depth {
             return Err(Error::DeepRecursion);
         }
-        if self.ctx != Ctx::Top {
+        if self.keys && self.ctx != Ctx::Top {
             let parent = if self.ctx == Ctx::MapVal {
                 self.key_at
             } else {
@@ -323,6 +347,10 @@ impl<'a> Validator<'a> {
         if self.depth == 0 {
             self.ctx = Ctx::Top;
             return Ok(true);
+        }
+        if !self.keys {
+            self.ctx = Ctx::List;
+            return Ok(false);
         }
         let parent = *levels.get(self.depth as usize - 1).ok_or(Error::Invalid)?;
         if parent == PARENT_LIST {
@@ -394,9 +422,13 @@ impl<'a> Validator<'a> {
             Ctx::Top | Ctx::Blob => return false,
         };
         // One bound for both limits: with d containers open, another may
-        // open when d < max_depth and `levels[d - 1]` exists.
-        let room = (self.max_depth as usize - 1).min(levels.len());
-        let (Some(levels), Some(rest)) = (levels.get_mut(..room), self.buf.get(self.pos..)) else {
+        // open when d <= room, that is when d < max_depth and (with the
+        // MAP key rules) `levels[d - 1]` exists.
+        let room =
+            (self.max_depth as usize - 1).min(if self.keys { levels.len() } else { usize::MAX });
+        let levels_len = if self.keys { room } else { 0 };
+        let (Some(levels), Some(rest)) = (levels.get_mut(..levels_len), self.buf.get(self.pos..))
+        else {
             return false;
         };
         let mut r = Regs {
@@ -408,10 +440,10 @@ impl<'a> Validator<'a> {
             in_map,
             val_due,
         };
-        let done = if self.trust_utf8 {
-            fast_loop::<true>(self.buf, levels, &mut r)
-        } else {
-            fast_loop::<false>(self.buf, levels, &mut r)
+        let done = match (self.trust_utf8, self.keys) {
+            (true, true) => fast_loop::<true, true>(self.buf, levels, room, &mut r),
+            (false, true) => fast_loop::<false, true>(self.buf, levels, room, &mut r),
+            (_, false) => fast_loop::<false, false>(self.buf, levels, room, &mut r),
         };
         self.pos = self.buf.len() - r.rest.len();
         self.nodes = r.nodes;
@@ -430,9 +462,16 @@ impl<'a> Validator<'a> {
 
 /// The fast loop: one inner loop per kind of open container, so that a
 /// LIST item never asks whether a MAP key is due. `TRUST`: skip the STR
-/// checks (`trust_utf8`). `levels` is already cut to the depth limit.
+/// checks (`trust_utf8`). `KEYS`: check the MAP key rules (else a MAP is a
+/// LIST). With `room`, the depth bound: another container may open when
+/// at most `room` are; `levels` (with `KEYS`) holds `room` words.
 #[inline(always)]
-fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut Regs<'a>) -> bool {
+fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
+    buf: &'a [u8],
+    levels: &mut [usize],
+    room: usize,
+    r: &mut Regs<'a>,
+) -> bool {
     let mut s = *r;
     let done = 'outer: loop {
         if !s.in_map {
@@ -446,14 +485,14 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
                         s.nodes += 1;
                     }
                     Val::Open(is_map) => {
-                        if !open(levels, &mut s, PARENT_LIST, is_map) {
+                        if !open::<KEYS>(levels, room, &mut s, PARENT_LIST, is_map) {
                             break 'outer false;
                         }
-                        if is_map {
+                        if KEYS && is_map {
                             continue 'outer;
                         }
                     }
-                    Val::Close => match close(buf, levels, &mut s) {
+                    Val::Close => match close::<KEYS>(buf, levels, &mut s) {
                         Closed::Root => break 'outer true,
                         Closed::List => {}
                         Closed::Map => continue 'outer,
@@ -477,7 +516,7 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
                     }
                     Val::Open(is_map) => {
                         let key_at = s.key_at;
-                        if !open(levels, &mut s, key_at, is_map) {
+                        if !open::<KEYS>(levels, room, &mut s, key_at, is_map) {
                             break 'outer false;
                         }
                         s.val_due = false;
@@ -494,7 +533,7 @@ fn fast_loop<'a, const TRUST: bool>(buf: &'a [u8], levels: &mut [usize], r: &mut
                 break 'outer false;
             };
             if w[0] == tag::EOC {
-                match close(buf, levels, &mut s) {
+                match close::<KEYS>(buf, levels, &mut s) {
                     Closed::Root => break 'outer true,
                     Closed::List => continue 'outer,
                     Closed::Map => continue,
@@ -557,30 +596,45 @@ fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8]) -> Val {
     }
 }
 
-/// Opens a LIST or MAP as the next child: `parent` goes to `levels`.
-/// `false`, with nothing changed, when `levels` (cut to the depth limit)
-/// has no room.
+/// Opens a LIST or MAP as the next child (with `KEYS`, `parent` goes to
+/// `levels`, and a MAP is one). `false`, with nothing changed, when the
+/// depth bound `room` (`levels`' length with `KEYS`) leaves no room.
 #[inline(always)]
-fn open(levels: &mut [usize], s: &mut Regs<'_>, parent: usize, is_map: bool) -> bool {
-    let Some(slot) = levels.get_mut(s.depth.wrapping_sub(1)) else {
+fn open<const KEYS: bool>(
+    levels: &mut [usize],
+    room: usize,
+    s: &mut Regs<'_>,
+    parent: usize,
+    is_map: bool,
+) -> bool {
+    if KEYS {
+        let Some(slot) = levels.get_mut(s.depth.wrapping_sub(1)) else {
+            return false;
+        };
+        *slot = parent;
+    } else if s.depth > room {
         return false;
-    };
-    *slot = parent;
+    }
     s.depth += 1;
     s.nodes += 1;
     s.rest = s.rest.get(1..).unwrap_or_default();
     s.prev_key = &[];
-    s.in_map = is_map;
+    s.in_map = KEYS && is_map;
     true
 }
 
 /// Closes the innermost container at the EOC that starts `s.rest`.
 #[inline(always)]
-fn close<'a>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
+fn close<'a, const KEYS: bool>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
     if s.depth == 1 {
         s.depth = 0;
         s.rest = s.rest.get(1..).unwrap_or_default();
         return Closed::Root;
+    }
+    if !KEYS {
+        s.depth -= 1;
+        s.rest = s.rest.get(1..).unwrap_or_default();
+        return Closed::List;
     }
     let Some(&parent) = levels.get(s.depth.wrapping_sub(2)) else {
         return Closed::Slow;

@@ -168,6 +168,12 @@ impl State {
     pub fn error(&self) -> Option<Error> {
         Error::from_code(self.err)
     }
+
+    /// Whether there is no error (not even `NoMem`).
+    #[inline(always)]
+    pub fn is_ok(&self) -> bool {
+        self.err == 0
+    }
 }
 
 /// The flush callback's Rust shape: takes the bytes to pass on; an error
@@ -258,14 +264,30 @@ impl Core<'_, '_> {
         self.put_slow(src)
     }
 
+    /// Appends one byte.
+    #[inline(always)]
+    fn put_byte(&mut self, b: u8) -> Result<(), Error> {
+        let pos = self.st.pos;
+        if self.st.flags & W_ROOM == 0 {
+            if let Some(d) = self.buf.get_mut(pos) {
+                *d = b;
+                self.st.pos = pos + 1;
+                self.st.total += 1;
+                return Ok(());
+            }
+        }
+        self.put_slow(&[b])
+    }
+
     /// Appends the first `n` bytes of `w`, storing the whole window when
     /// there is room for it (the bytes after the first `n` are scratch).
     #[inline(always)]
     fn put_window(&mut self, w: &[u8; 16], n: usize) -> Result<(), Error> {
         let pos = self.st.pos;
         if self.st.flags & W_ROOM == 0 {
-            if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(16)) {
-                copy(dst, w);
+            let dst = self.buf.get_mut(pos..pos.wrapping_add(16));
+            if let Some(dst) = dst.and_then(|d| <&mut [u8; 16]>::try_from(d).ok()) {
+                *dst = *w; // one 16-byte store
                 self.st.pos = pos + n;
                 self.st.total += n as u64;
                 return Ok(());
@@ -473,7 +495,24 @@ impl Core<'_, '_> {
     fn string(&mut self, base: u8, payload: &[u8]) -> Result<(), Error> {
         let mut head = [0u8; 9];
         let h = enc::string_header(base, payload.len(), &mut head);
-        if self.whole(h.saturating_add(payload.len())) {
+        let pos = self.st.pos;
+        let n = h.saturating_add(payload.len());
+        // The common case: room for the header's 9-byte window and the
+        // payload; the header's bytes after the first `h` are scratch.
+        if self.st.flags & W_ROOM == 0 && n.saturating_add(9) <= self.buf.len().saturating_sub(pos)
+        {
+            let dst = self.buf.get_mut(pos..pos.wrapping_add(9));
+            if let Some(d) = dst.and_then(|d| <&mut [u8; 9]>::try_from(d).ok()) {
+                *d = head;
+            }
+            if let Some(d) = self.buf.get_mut(pos + h..) {
+                copy(d, payload);
+            }
+            self.st.pos = pos + n;
+            self.st.total += n as u64;
+            return Ok(());
+        }
+        if self.whole(n) {
             self.put(head.get(..h).unwrap_or(&[]))?;
             self.put(payload)?;
         }
@@ -527,10 +566,16 @@ impl Core<'_, '_> {
 
     /// A STR: a value, or a key of the MAP on top.
     pub fn str(&mut self, s: &str) -> Result<(), Error> {
-        self.stuck()?;
         if s.as_bytes().contains(&0) {
-            return Err(self.fail(Error::BadUtf8));
+            return Err(self.refuse(Error::BadUtf8));
         }
+        self.str_without_nul(s)
+    }
+
+    /// [`Core::str`] of a STR known to hold no NUL (for example checked by
+    /// [`crate::utf8::validate_str`]).
+    pub fn str_without_nul(&mut self, s: &str) -> Result<(), Error> {
+        self.stuck()?;
         let s = s.as_bytes();
         let role = self.str_role(s)?;
         let at = self.st.total + string_head_len(s.len()) as u64;
@@ -609,6 +654,7 @@ impl Core<'_, '_> {
 
     /// Opens a LIST, a MAP (keys in order, `sorted` false) or a MAP sorted
     /// on close.
+    #[inline(always)]
     pub fn open(&mut self, kind: u8) -> Result<(), Error> {
         self.stuck()?;
         self.value_slot()?;
@@ -626,7 +672,7 @@ impl Core<'_, '_> {
         if self.levels.len() <= self.st.depth as usize {
             return Err(self.fail(Error::DeepRecursion));
         }
-        self.put(&[t])?;
+        self.put_byte(t)?;
         self.push(level)?;
         self.done()
     }
@@ -668,18 +714,19 @@ impl Core<'_, '_> {
     /// Closes the innermost LIST or MAP (EOC).
     pub fn close(&mut self) -> Result<(), Error> {
         self.stuck()?;
-        let e = match self.top().copied() {
+        let e = match self.top() {
             None => Error::UnexpectedEoc,
             Some(l) if l.kind == K_BLOB => Error::BlobBadTerm,
             Some(l) if l.flags & F_VALUE != 0 => Error::MapNoVal,
             Some(l) => {
-                if l.kind == K_SMAP && l.flags & F_UNSORTED != 0 {
-                    self.sort(l.start)?;
+                let (kind, flags, key_at, start) = (l.kind, l.flags, l.key_at, l.start);
+                if kind == K_SMAP && flags & F_UNSORTED != 0 {
+                    self.sort(start)?;
                 }
-                self.put(&[tag::EOC])?;
+                self.put_byte(tag::EOC)?;
                 self.st.depth -= 1;
-                if l.kind == K_MAP && !self.keys.is_empty() {
-                    self.st.keys_top = l.key_at as usize;
+                if kind == K_MAP && !self.keys.is_empty() {
+                    self.st.keys_top = key_at as usize;
                 }
                 return self.done();
             }
@@ -690,6 +737,8 @@ impl Core<'_, '_> {
     /// Sorts the pairs of the MAP sorted on close whose first key is at
     /// stream position `start`, if all of it is in the buffer; a duplicate
     /// key is refused and the MAP is taken back out of the buffer.
+    #[cold]
+    #[inline(never)]
     fn sort(&mut self, start: u64) -> Result<(), Error> {
         if self.st.flags & (W_ROOM | W_COUNT) != 0 || start < self.st.flushed {
             return Ok(());
@@ -885,7 +934,8 @@ pub struct Writer<'b> {
 
 impl<'b> Writer<'b> {
     /// A writer into `buf`, for documents nested up to [`INLINE_LEVELS`]
-    /// deep (see [`Writer::levels`]).
+    /// deep (see [`Writer::levels`]). The bytes of `buf` past those
+    /// written may be used as scratch.
     pub fn new(buf: &'b mut [u8]) -> Self {
         Writer {
             buf,

@@ -267,3 +267,89 @@ fn levels_bound_the_depth() {
         Err(Error::Invalid)
     );
 }
+
+/// `count_nodes` as it was written before it became the validator's loop
+/// with the MAP key rules off: the reference it is held to below.
+fn count_nodes_reference(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> {
+    use yac::atom::{decode, Atom};
+    let mut off = 0usize;
+    let mut nodes = 0usize;
+    let mut depth = 0u32;
+    let mut blob_chunk: Option<u64> = None;
+    loop {
+        let (a, used) = decode(&buf[off..])?;
+        off += used;
+        if let Some(chunk_minus_one) = blob_chunk {
+            let Atom::Bin(b) = a else {
+                return Err(Error::BlobBadTerm);
+            };
+            nodes += 1;
+            let len = b.len() as u64;
+            if len != 0 && len - 1 > chunk_minus_one {
+                return Err(Error::BlobBadChunk);
+            }
+            if !(len != 0 && len - 1 == chunk_minus_one) {
+                blob_chunk = None;
+                depth -= 1;
+                if depth == 0 {
+                    return Ok((nodes, off));
+                }
+            }
+            continue;
+        }
+        match a {
+            Atom::Eoc => {
+                depth = depth.checked_sub(1).ok_or(Error::UnexpectedEoc)?;
+                if depth == 0 {
+                    return Ok((nodes, off));
+                }
+                continue;
+            }
+            Atom::List | Atom::Map | Atom::Blob { .. } => {
+                depth += 1;
+                if max_depth != 0 && depth > max_depth {
+                    return Err(Error::DeepRecursion);
+                }
+                nodes += 1;
+                if let Atom::Blob {
+                    chunk_len_minus_one,
+                } = a
+                {
+                    nodes += 1;
+                    blob_chunk = Some(chunk_len_minus_one);
+                }
+            }
+            _ => nodes += 1,
+        }
+        if depth == 0 {
+            return Ok((nodes, off));
+        }
+    }
+}
+
+#[test]
+fn count_nodes_is_the_reference_count() {
+    let mut rng = Rng::new(23);
+    let mut failed = 0;
+    for i in 0..6000 {
+        let v = gen_value(&mut rng, 5, if i % 200 == 0 { 70_000 } else { 200 });
+        let mut doc = encode(&v);
+        if i % 3 != 0 {
+            mutate(&mut rng, &mut doc);
+        }
+        for max_depth in [0, 1, 2, 3] {
+            let want = count_nodes_reference(&doc, max_depth);
+            failed += usize::from(want.is_err());
+            assert_eq!(
+                count_nodes(&doc, max_depth),
+                want,
+                "max_depth {max_depth} on {}",
+                walk::hex_head(&doc)
+            );
+        }
+    }
+    assert!(failed > 3000, "mutations too mild: {failed} failures");
+    // Key rules are not the counting pass's: a MAP with bad keys counts.
+    let doc = bytes("09 C162 01 C161 01 01 00");
+    assert_eq!(count_nodes(&doc, 0), Ok((6, doc.len())));
+}

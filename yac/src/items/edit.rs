@@ -174,6 +174,10 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Byte values are borrowed, not copied. EOC is `Invalid`. A STR must
     /// be valid (the `Atom::Str` type guarantees UTF-8; NUL is refused);
     /// floats, TAI64 labels and bigints are checked as the parser would.
+    /// Byte values of 2^27 - 1 bytes or more are `LenTooBig` (a node
+    /// stores shorter lengths; only parsed values can point at a wire
+    /// header for longer ones). `NoMem` when the pool is full; `Invalid`
+    /// while a parse is unfinished.
     pub fn add(&mut self, atom: &Atom<'a>) -> Result<u32, Error> {
         self.editable()?;
         let slots = if matches!(atom, Atom::Blob { .. }) {

@@ -544,60 +544,13 @@ pub fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
 /// (so that a pool can be sized exactly).
 ///
 /// Every atom is fully validated and the nesting checked: balanced
-/// containers, BLOB chunk rules, `max_depth` (0 = no limit). MAP key
+/// containers, BLOB chunks, `max_depth` (0 = no limit). MAP key
 /// type, order and pairing are not: they need memory per nesting level,
-/// which this pass does without; [`Items::parse`] checks them.
+/// which this pass does without; [`Items::parse`] and
+/// [`validate`](crate::validate::validate) check them. It is the
+/// validator's loop with the key rules off ([`crate::validate::count`]).
 pub fn count_nodes(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> {
-    let mut off = 0usize;
-    let mut nodes = 0usize;
-    let mut depth = 0u32;
-    let mut blob_chunk: Option<u64> = None;
-    loop {
-        let rest = buf.get(off..).unwrap_or(&[]);
-        let (a, used) = atom::decode(rest)?;
-        off += used;
-        if let Some(chunk_minus_one) = blob_chunk {
-            let Atom::Bin(b) = a else {
-                return Err(Error::BlobBadTerm);
-            };
-            nodes += 1;
-            if !chunk_fits(b.len(), chunk_minus_one)? {
-                blob_chunk = None;
-                depth -= 1;
-                if depth == 0 {
-                    return Ok((nodes, off));
-                }
-            }
-            continue;
-        }
-        match a {
-            Atom::Eoc => {
-                depth = depth.checked_sub(1).ok_or(Error::UnexpectedEoc)?;
-                if depth == 0 {
-                    return Ok((nodes, off));
-                }
-                continue;
-            }
-            Atom::List | Atom::Map | Atom::Blob { .. } => {
-                depth += 1;
-                if max_depth != 0 && depth > max_depth {
-                    return Err(Error::DeepRecursion);
-                }
-                nodes += 1;
-                if let Atom::Blob {
-                    chunk_len_minus_one,
-                } = a
-                {
-                    nodes += 1;
-                    blob_chunk = Some(chunk_len_minus_one);
-                }
-            }
-            _ => nodes += 1,
-        }
-        if depth == 0 {
-            return Ok((nodes, off));
-        }
-    }
+    crate::validate::count(buf, max_depth)
 }
 
 #[cfg(test)]
