@@ -113,17 +113,19 @@ fn fits(own: Layout, narrow: Layout, biased: u32, frac_tz: u32, frac_zero: bool)
         // smallest binary16/32/... subnormal of the next narrower format.
         return false;
     }
-    let own_bias = (1i64 << (own.exp_bits - 1)) - 1;
-    let narrow_bias = (1i64 << (narrow.exp_bits - 1)) - 1;
+    // i32 is wide enough (binary256: 19 exponent bits, 236 fraction bits)
+    // and, unlike i64, one register on 32-bit targets.
+    let own_bias = (1i32 << (own.exp_bits - 1)) - 1;
+    let narrow_bias = (1i32 << (narrow.exp_bits - 1)) - 1;
     // value = S * 2^q with S odd; e is the exponent of S's top bit.
-    let e = i64::from(biased) - own_bias;
+    let e = biased as i32 - own_bias;
     let q = if frac_zero {
         e
     } else {
-        e - i64::from(own.frac_bits) + i64::from(frac_tz)
+        e - own.frac_bits as i32 + frac_tz as i32
     };
     let narrow_min = 1 - narrow_bias;
-    e <= narrow_bias && q >= e.max(narrow_min) - i64::from(narrow.frac_bits)
+    e <= narrow_bias && q >= e.max(narrow_min) - narrow.frac_bits as i32
 }
 
 /// Widens a binary16/32/64 payload to `f64` exactly, NaNs included; see

@@ -314,7 +314,10 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
             cur: NONE,
             steps: step_bound(self.len()),
         };
-        self.emit_from::<false, K>(root, at, None, sink)
+        // Feature `size-first`: the BLOB-aware loop from the start (it
+        // makes the same steps and checks), not a second copy of the loop
+        // specialised for trees without BLOBs.
+        self.emit_from::<{ cfg!(feature = "size-first") }, K>(root, at, None, sink)
     }
 
     /// The fast loop. When it succeeds, [`Items::emit_exact`] succeeds too
