@@ -1,46 +1,105 @@
-//! serde deserialization from YAC, following serde_json's conventions
-//! (feature `serde`): the mapping of [`crate::ser`] read backwards.
+//! serde deserialization from YAC (feature `serde`): the mapping of
+//! [`crate::serde`] read backwards.
 //!
 //! STR and BIN borrow from the input (`&str`, `&[u8]` with serde_bytes,
-//! `Cow`); a BLOB is read as bytes (its chunks joined, so owned). Every
-//! rule of the format is checked on the way, MAP key order included, for
-//! the parts a `Deserialize` skips too; the whole input must be one item.
-//! Integers beyond 64 bits read as `i128`/`u128` when they fit.
+//! `Cow`); a BLOB is read as bytes (its chunks joined, so owned), and so
+//! are the payloads of HEXLET, TAI64* and MAGIC. Every rule of the format
+//! is checked on the way, MAP key order included, for the parts a
+//! `Deserialize` skips too; the whole input must be one item. Integers
+//! beyond 64 bits read as `i128`/`u128` when they fit.
+//!
+//! Each atom is decoded once, where it is consumed (the decoder's inline
+//! path takes the common ones); to find where a LIST or MAP ends, or a
+//! NIL for an `Option`, the deserializer looks at the next tag byte only.
 //!
 //! `deserialize_any` (what [`crate::Value`] and untyped consumers use)
-//! gives HEXLET, TAI64, MAGIC, BLOB, NaN and 128/256-bit floats, and
-//! integers beyond `i128`/`u128`, as an enum named `$yac` whose variant
-//! (Hexlet, Tai64, Magic, Blob, Float, BigPos, BigNeg) holds the atom's
-//! bytes; typed targets read HEXLET and BLOB as bytes.
+//! gives HEXLET, TAI64, MAGIC, BLOB, 128/256-bit floats, and integers
+//! beyond `i128`/`u128`, as the enum of [`crate::serde`]'s extension atoms.
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
-use crate::atom::Atom;
+use crate::atom::{tag, Atom};
 use crate::items::{chunk_fits, key_above};
-pub use crate::ser::{Error, ErrorKind};
+use crate::serde::ext::{Ext, EXT};
+pub use crate::serde::{Error, ErrorKind};
 
 /// The deepest nesting of LIST, MAP (and enum variants) the deserializer
 /// follows: `Deserialize` implementations recurse once per level.
 pub const MAX_DEPTH: u32 = 128;
 
-impl de::Error for Error {
-    fn custom<T: core::fmt::Display>(msg: T) -> Self {
-        <Error as serde::ser::Error>::custom(msg)
-    }
-}
-
 /// Deserializes a `T` from the whole of `input` (one item), borrowing
 /// strings and bytes from it where `T` does.
 pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T, Error> {
     let mut de = Deserializer::from_slice(input);
-    let v = T::deserialize(&mut de).map_err(|e| de.at(e))?;
+    let v = T::deserialize(&mut de).map_err(|e| e.or_at(de.last))?;
     if de.pos != input.len() {
         return Err(Error::new(ErrorKind::TrailingBytes, de.pos));
     }
     Ok(v)
+}
+
+/// Reads one item from `reader` and deserializes a `T` from it. Reads
+/// exactly the item's bytes (a stream of documents can be read one after
+/// another), keeps them (and no more) in memory, and never reserves more
+/// than it has read: a corrupt length costs at most the stream's length.
+#[cfg(feature = "std")]
+pub fn from_reader<R: std::io::Read, T: de::DeserializeOwned>(reader: R) -> Result<T, Error> {
+    let mut buf = Vec::new();
+    read_item(reader, &mut buf)?;
+    from_slice(&buf)
+}
+
+/// Appends the bytes of one item from `reader` to `buf`: atom after atom,
+/// reading what each one lacks (at most 64 KiB at a time) until the
+/// nesting closes. An invalid atom stops it early: the deserializer then
+/// reports it where it is.
+#[cfg(feature = "std")]
+fn read_item<R: std::io::Read>(mut reader: R, buf: &mut Vec<u8>) -> Result<(), Error> {
+    use std::io::Read;
+    let mut pos = 0;
+    let mut depth = 0usize;
+    let mut blob: Option<u64> = None;
+    loop {
+        match crate::atom::decode(buf.get(pos..).unwrap_or(&[])) {
+            Ok((atom, n)) => {
+                pos += n;
+                match (atom, blob) {
+                    (Atom::Bin(b), Some(c)) => match chunk_fits(b.len(), c) {
+                        Ok(true) => continue,
+                        _ => blob = None,
+                    },
+                    (_, Some(_)) => return Ok(()),
+                    (Atom::List | Atom::Map, _) => depth += 1,
+                    (
+                        Atom::Blob {
+                            chunk_len_minus_one,
+                        },
+                        _,
+                    ) => {
+                        blob = Some(chunk_len_minus_one);
+                        continue;
+                    }
+                    (Atom::Eoc, _) if depth > 0 => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    return Ok(());
+                }
+            }
+            Err(crate::Error::NotEnough(more)) => {
+                let step = more.min(64 * 1024) as u64;
+                let got = (&mut reader).take(step).read_to_end(buf)?;
+                if got == 0 {
+                    return Ok(()); // the deserializer reports the truncation
+                }
+            }
+            Err(_) => return Ok(()),
+        }
+    }
 }
 
 /// The serde deserializer over a byte slice. Use [`from_slice`].
@@ -63,29 +122,62 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    fn at(&self, mut e: Error) -> Error {
-        if e.offset() == usize::MAX {
-            e = Error::new(e.kind().clone(), self.last);
-        }
-        e
-    }
-
+    /// The core error `e` of the atom at `at`. The input is complete, so
+    /// "more bytes needed" means it was cut short, or a length is corrupt.
+    #[cold]
     fn fail(&self, e: crate::Error, at: usize) -> Error {
-        Error::new(ErrorKind::Format(e), at)
+        let kind = match e {
+            crate::Error::NotEnough(_) => self.short_input(at),
+            e => ErrorKind::Format(e),
+        };
+        Error::new(kind, at)
     }
 
-    /// The next atom, not consumed.
-    fn peek(&self) -> Result<(Atom<'de>, usize), Error> {
-        let rest = self.input.get(self.pos..).unwrap_or(&[]);
-        crate::atom::decode(rest).map_err(|e| self.fail(e, self.pos))
+    /// Why the atom at `at` does not fit the input: a BIN or STR (maybe
+    /// an integer's) whose whole header states more than is left, or a
+    /// cut.
+    fn short_input(&self, at: usize) -> ErrorKind {
+        let rest = self.input.get(at..).unwrap_or(&[]);
+        let s = match rest.first() {
+            Some(&(tag::PINT | tag::NINT)) => rest.get(1..).unwrap_or(&[]),
+            _ => rest,
+        };
+        if s.first().is_some_and(|&t| t >= tag::BIN) {
+            if let Ok((head, len)) = crate::atom::string_header(s) {
+                let left = s.len() - head;
+                if len > left {
+                    return ErrorKind::LengthPastEnd {
+                        declared: len as u64,
+                        left,
+                    };
+                }
+            }
+        }
+        ErrorKind::Truncated
+    }
+
+    /// The next tag byte, not consumed.
+    #[inline(always)]
+    fn tag(&self) -> Result<u8, Error> {
+        match self.input.get(self.pos) {
+            Some(&t) => Ok(t),
+            None => Err(Error::new(ErrorKind::Truncated, self.pos)),
+        }
     }
 
     /// The next atom, consumed.
-    fn next(&mut self) -> Result<Atom<'de>, Error> {
-        let (a, used) = self.peek()?;
-        self.last = self.pos;
-        self.pos += used;
-        Ok(a)
+    #[inline(always)]
+    fn atom(&mut self) -> Result<Atom<'de>, Error> {
+        let at = self.pos;
+        let rest = self.input.get(at..).unwrap_or(&[]);
+        match crate::atom::decode(rest) {
+            Ok((a, n)) => {
+                self.last = at;
+                self.pos = at + n;
+                Ok(a)
+            }
+            Err(e) => Err(self.fail(e, at)),
+        }
     }
 
     fn enter(&mut self) -> Result<(), Error> {
@@ -96,12 +188,24 @@ impl<'de> Deserializer<'de> {
         Ok(())
     }
 
+    /// The EOC that closes the container the visitor has read (else
+    /// `why`, at the atom found instead).
+    #[inline]
+    fn leave(&mut self, why: &str) -> Result<(), Error> {
+        if self.tag()? == tag::EOC {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(());
+        }
+        Err(msg(why, self.pos))
+    }
+
     /// Reads the chunks of a BLOB whose header was just consumed.
     fn blob(&mut self, chunk_len_minus_one: u64) -> Result<Vec<u8>, Error> {
         let mut data = Vec::new();
         loop {
             let at = self.pos;
-            let Atom::Bin(b) = self.next()? else {
+            let Atom::Bin(b) = self.atom()? else {
                 return Err(self.fail(crate::Error::BlobBadTerm, at));
             };
             data.extend_from_slice(b);
@@ -111,61 +215,98 @@ impl<'de> Deserializer<'de> {
         }
     }
 
-    /// A LIST's items to `visitor`; the LIST tag was just consumed.
-    fn list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        self.enter()?;
-        let v = visitor.visit_seq(ListAccess { de: self })?;
-        // A visitor that stopped early (a tuple shorter than the LIST).
-        self.leave("LIST longer than the type it is read into")?;
-        Ok(v)
-    }
-
-    /// A MAP's entries to `visitor`; the MAP tag was just consumed.
-    fn map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
-        self.enter()?;
-        let v = visitor.visit_map(MapAccess {
-            de: self,
-            prev: None,
-        })?;
-        self.leave("MAP longer than the type it is read into")?;
-        Ok(v)
-    }
-
-    /// The EOC that closes the container the visitor has read (else
-    /// `why`, at the atom found instead).
-    fn leave(&mut self, why: &str) -> Result<(), Error> {
-        let at = self.pos;
-        match self.next()? {
-            Atom::Eoc => {
-                self.depth -= 1;
-                Ok(())
+    /// The extension atom `atom` stands for, and its bytes; `None` for
+    /// the atoms serde has a type for.
+    fn ext(&mut self, atom: &Atom<'de>) -> Result<Option<(Ext, Cow<'de, [u8]>)>, Error> {
+        Ok(Some(match *atom {
+            Atom::Hexlet(h) => (Ext::Hexlet, Cow::Borrowed(&h[..])),
+            Atom::Tai64(t) => (Ext::Tai64, Cow::Borrowed(t)),
+            Atom::Magic(m) => (Ext::Magic, Cow::Borrowed(&m[..])),
+            Atom::Float(b) if crate::float::to_f64_bits(b).is_none() => {
+                (Ext::Float, Cow::Borrowed(b))
             }
-            _ => Err(msg(why, at)),
+            Atom::BigInt {
+                negative,
+                magnitude,
+            } if magnitude_u128(magnitude).is_none() => {
+                let kind = if negative { Ext::BigNeg } else { Ext::BigPos };
+                (kind, Cow::Borrowed(magnitude))
+            }
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => {
+                let mut b = chunk_len_minus_one.to_be_bytes().to_vec();
+                b.extend(self.blob(chunk_len_minus_one)?);
+                (Ext::Blob, Cow::Owned(b))
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Hands the atom just consumed (at `at`) to `visitor`.
+    #[inline]
+    fn visit<V: Visitor<'de>>(
+        &mut self,
+        atom: Atom<'de>,
+        at: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let r = match atom {
+            Atom::Nil => visitor.visit_unit(),
+            Atom::Bool(b) => visitor.visit_bool(b),
+            Atom::Uint(u) => visitor.visit_u64(u),
+            Atom::Nint(i) => visitor.visit_i64(i),
+            Atom::Str(s) => visitor.visit_borrowed_str(s),
+            Atom::Bin(b) => visitor.visit_borrowed_bytes(b),
+            Atom::List => {
+                self.enter()?;
+                let v = visitor.visit_seq(ListAccess { de: self })?;
+                // A visitor that stopped early (a tuple shorter than the LIST).
+                self.leave("LIST longer than the type it is read into")?;
+                Ok(v)
+            }
+            Atom::Map => {
+                self.enter()?;
+                let v = visitor.visit_map(MapAccess {
+                    de: self,
+                    prev: &[],
+                })?;
+                self.leave("MAP longer than the type it is read into")?;
+                Ok(v)
+            }
+            Atom::Float(b) if b.len() <= 8 => match crate::float::to_f64_bits(b) {
+                Some(bits) => visitor.visit_f64(f64::from_bits(bits)),
+                None => Err(self.fail(crate::Error::Invalid, at)),
+            },
+            Atom::BigInt {
+                negative,
+                magnitude,
+            } if magnitude.len() <= 16 => match magnitude_u128(magnitude) {
+                Some(m) if !negative => visitor.visit_u128(m),
+                Some(m) if m <= i128::MAX as u128 => visitor.visit_i128(-1 - m as i128),
+                _ => self.visit_ext(&atom, visitor),
+            },
+            Atom::Eoc => return Err(self.fail(crate::Error::UnexpectedEoc, at)),
+            _ => self.visit_ext(&atom, visitor),
+        };
+        r.map_err(|e: Error| e.or_at(at))
+    }
+
+    /// An extension atom as the enum of [`crate::serde::ext`].
+    fn visit_ext<V: Visitor<'de>>(
+        &mut self,
+        atom: &Atom<'de>,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.ext(atom)? {
+            Some((kind, bytes)) => visitor.visit_enum(ExtAccess { kind, bytes }),
+            None => Err(self.fail(crate::Error::Invalid, self.last)),
         }
     }
 }
 
-/// One of the atoms serde has no type for, as the `$yac` enum.
-fn ext<'de, V: Visitor<'de>>(
-    variant: &'static str,
-    bytes: Vec<u8>,
-    visitor: V,
-) -> Result<V::Value, Error> {
-    visitor.visit_enum(ExtAccess { variant, bytes })
-}
-
 fn msg(m: &str, at: usize) -> Error {
     Error::new(ErrorKind::Message(m.into()), at)
-}
-
-trait AtOffset {
-    fn at_offset(self, at: usize) -> Error;
-}
-
-impl AtOffset for Error {
-    fn at_offset(self, at: usize) -> Error {
-        Error::new(self.kind().clone(), at)
-    }
 }
 
 /// `magnitude` (big-endian, no leading zero) as a u128 if it fits.
@@ -183,85 +324,52 @@ fn magnitude_u128(magnitude: &[u8]) -> Option<u128> {
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let at = self.pos;
-        let r = match self.next()? {
-            Atom::Nil => visitor.visit_unit(),
-            Atom::Bool(b) => visitor.visit_bool(b),
-            Atom::Uint(u) => visitor.visit_u64(u),
-            Atom::Nint(i) => visitor.visit_i64(i),
-            Atom::BigInt {
-                negative,
-                magnitude,
-            } => match magnitude_u128(magnitude) {
-                Some(m) if !negative => visitor.visit_u128(m),
-                Some(m) if m <= i128::MAX as u128 => visitor.visit_i128(-1 - m as i128),
-                _ => {
-                    let v = if negative { "BigNeg" } else { "BigPos" };
-                    ext(v, magnitude.into(), visitor)
-                }
-            },
-            Atom::Str(s) => visitor.visit_borrowed_str(s),
-            Atom::Bin(b) => visitor.visit_borrowed_bytes(b),
-            Atom::List => self.list(visitor),
-            Atom::Map => self.map(visitor),
-            Atom::Float(b) => match crate::float::to_f64(b) {
-                Some(f) if !f.is_nan() => visitor.visit_f64(f),
-                _ => ext("Float", b.into(), visitor),
-            },
-            Atom::Hexlet(h) => ext("Hexlet", h.to_vec(), visitor),
-            Atom::Tai64(t) => ext("Tai64", t.into(), visitor),
-            Atom::Magic(m) => ext("Magic", m.to_vec(), visitor),
-            Atom::Blob {
-                chunk_len_minus_one,
-            } => {
-                let mut b = chunk_len_minus_one.to_be_bytes().to_vec();
-                b.extend(self.blob(chunk_len_minus_one)?);
-                ext("Blob", b, visitor)
-            }
-            Atom::Eoc => return Err(self.fail(crate::Error::UnexpectedEoc, at)),
-        };
-        r.map_err(|e| {
-            if e.offset() == usize::MAX {
-                e.at_offset(at)
-            } else {
-                e
-            }
-        })
+        let atom = self.atom()?;
+        self.visit(atom, at, visitor)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let at = self.pos;
-        match self.peek()?.0 {
-            Atom::Hexlet(h) => {
-                self.next()?;
-                visitor.visit_borrowed_bytes(h.as_slice())
-            }
+        let atom = self.atom()?;
+        let r = match atom {
+            Atom::Hexlet(b) => visitor.visit_borrowed_bytes(&b[..]),
+            Atom::Magic(b) => visitor.visit_borrowed_bytes(&b[..]),
+            Atom::Tai64(b) => visitor.visit_borrowed_bytes(b),
             Atom::Blob {
                 chunk_len_minus_one,
-            } => {
-                self.next()?;
-                let b = self.blob(chunk_len_minus_one)?;
-                visitor.visit_byte_buf(b)
-            }
-            _ => self.deserialize_any(visitor),
-        }
-        .map_err(|e| {
-            if e.offset() == usize::MAX {
-                e.at_offset(at)
-            } else {
-                e
-            }
-        })
+            } => visitor.visit_byte_buf(self.blob(chunk_len_minus_one)?),
+            _ => return self.visit(atom, at, visitor),
+        };
+        r.map_err(|e: Error| e.or_at(at))
     }
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.deserialize_bytes(visitor)
     }
 
+    /// A FLOAT16/32 as the `f32` it holds, bit for bit (NaN payloads
+    /// included, which an `f64` to `f32` conversion would not keep).
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        let at = self.pos;
+        let atom = self.atom()?;
+        if let Atom::Float(b) = atom {
+            if b.len() <= 4 {
+                let bits = crate::float::to_f64_bits(b).unwrap_or(0);
+                let f = f32::from_bits(crate::float::narrow_f64_bits(bits));
+                return visitor.visit_f32(f).map_err(|e: Error| e.or_at(at));
+            }
+        }
+        self.visit(atom, at, visitor)
+    }
+
+    #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        if let Atom::Nil = self.peek()?.0 {
-            self.next()?;
+        if self.tag()? == tag::NIL {
+            self.last = self.pos;
+            self.pos += 1;
             return visitor.visit_none();
         }
         visitor.visit_some(self)
@@ -277,12 +385,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
 
     fn deserialize_enum<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
         let at = self.pos;
-        match self.next()? {
+        let atom = self.atom()?;
+        let r = match atom {
             // A unit variant: its name.
             Atom::Str(s) => visitor.visit_enum(s.into_deserializer()),
             // Any other variant: a MAP with one key, the name.
@@ -292,8 +401,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
                 self.leave("an enum variant's MAP has more than one key")?;
                 Ok(v)
             }
+            _ if name == EXT => self.visit_ext(&atom, visitor),
             _ => Err(msg("an enum must be a STR or a MAP with one key", at)),
-        }
+        };
+        r.map_err(|e: Error| e.or_at(at))
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -301,7 +412,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f64 char str string
         unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }
@@ -313,11 +424,12 @@ struct ListAccess<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
-        if let Atom::Eoc = self.de.peek()?.0 {
+        if self.de.tag()? == tag::EOC {
             return Ok(None);
         }
         seed.deserialize(&mut *self.de).map(Some)
@@ -326,36 +438,38 @@ impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
 
 struct MapAccess<'a, 'de> {
     de: &'a mut Deserializer<'de>,
-    prev: Option<&'de [u8]>,
+    /// The previous key (empty before the first).
+    prev: &'de [u8],
 }
 
 impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
     type Error = Error;
 
+    #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
         let at = self.de.pos;
-        let key = match self.de.peek()?.0 {
-            Atom::Eoc => return Ok(None),
+        if self.de.tag()? == tag::EOC {
+            return Ok(None);
+        }
+        let key = match self.de.atom()? {
             Atom::Str(s) if !s.is_empty() => s,
             _ => return Err(self.de.fail(crate::Error::MapBadKey, at)),
         };
-        if let Some(prev) = self.prev {
-            if !key_above(key.as_bytes(), prev) {
-                return Err(self.de.fail(crate::Error::MapUnordered, at));
-            }
+        if !self.prev.is_empty() && !key_above(key.as_bytes(), self.prev) {
+            return Err(self.de.fail(crate::Error::MapUnordered, at));
         }
-        self.de.next()?;
-        self.prev = Some(key.as_bytes());
+        self.prev = key.as_bytes();
         seed.deserialize(de::value::BorrowedStrDeserializer::new(key))
             .map(Some)
-            .map_err(|e: Error| e.at_offset(at))
+            .map_err(|e: Error| e.or_at(at))
     }
 
+    #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
-        if let Atom::Eoc = self.de.peek()?.0 {
+        if self.de.tag()? == tag::EOC {
             return Err(self.de.fail(crate::Error::MapNoVal, self.de.pos));
         }
         seed.deserialize(&mut *self.de)
@@ -373,15 +487,13 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
         let at = self.de.pos;
-        let Atom::Str(s) = self.de.next()? else {
-            return Err(self.de.fail(crate::Error::MapBadKey, at));
+        let s = match self.de.atom()? {
+            Atom::Str(s) if !s.is_empty() => s,
+            _ => return Err(self.de.fail(crate::Error::MapBadKey, at)),
         };
-        if s.is_empty() {
-            return Err(self.de.fail(crate::Error::MapBadKey, at));
-        }
         let v = seed
             .deserialize(de::value::BorrowedStrDeserializer::new(s))
-            .map_err(|e: Error| e.at_offset(at))?;
+            .map_err(|e: Error| e.or_at(at))?;
         Ok((v, self))
     }
 }
@@ -407,25 +519,25 @@ impl<'de> de::VariantAccess<'de> for VariantAccess<'_, 'de> {
     }
 }
 
-/// The `$yac` enum of [`Deserializer::ext`]: a variant name and bytes.
-struct ExtAccess {
-    variant: &'static str,
-    bytes: Vec<u8>,
+/// An extension atom as the enum of [`crate::serde::ext`]: a variant name
+/// and bytes.
+struct ExtAccess<'de> {
+    kind: Ext,
+    bytes: Cow<'de, [u8]>,
 }
 
-impl<'de> de::EnumAccess<'de> for ExtAccess {
+impl<'de> de::EnumAccess<'de> for ExtAccess<'de> {
     type Error = Error;
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
-        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(
-            self.variant,
-        ))?;
+        let name = self.kind.name();
+        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(name))?;
         Ok((v, self))
     }
 }
 
-impl<'de> de::VariantAccess<'de> for ExtAccess {
+impl<'de> de::VariantAccess<'de> for ExtAccess<'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<(), Error> {
@@ -435,7 +547,10 @@ impl<'de> de::VariantAccess<'de> for ExtAccess {
         ))
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
-        seed.deserialize(de::value::BytesDeserializer::<Error>::new(&self.bytes))
+        match self.bytes {
+            Cow::Borrowed(b) => seed.deserialize(de::value::BorrowedBytesDeserializer::new(b)),
+            Cow::Owned(b) => seed.deserialize(de::value::BytesDeserializer::new(&b)),
+        }
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _visitor: V) -> Result<V::Value, Error> {
         Err(de::Error::invalid_type(

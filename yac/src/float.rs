@@ -199,7 +199,7 @@ pub fn shortest(v: f64, out: &mut [u8; 8]) -> Result<usize, Error> {
 
 /// The binary32 pattern of a binary64 known to fit in binary32 exactly.
 /// Done on bits so that NaN payloads survive (an `as` cast may not keep them).
-fn narrow_f64_bits(x: u64) -> u32 {
+pub(crate) fn narrow_f64_bits(x: u64) -> u32 {
     let sign = ((x >> 32) & 0x8000_0000) as u32;
     let exp = ((x >> 52) & 0x7FF) as i32;
     let frac = x & 0xF_FFFF_FFFF_FFFF;

@@ -30,18 +30,22 @@ pub mod writer;
 pub mod de;
 #[cfg(feature = "serde")]
 pub mod ser;
+#[cfg(feature = "serde")]
+pub mod serde;
 #[cfg(feature = "alloc")]
 pub mod value;
 
 pub use atom::{Atom, ItemType};
+#[cfg(all(feature = "serde", feature = "std"))]
+pub use de::from_reader;
 #[cfg(feature = "serde")]
 pub use de::from_slice;
 pub use error::{Error, ErrorAt};
-#[cfg(feature = "serde")]
-pub use ser::to_vec;
 #[cfg(feature = "std")]
 #[cfg(feature = "serde")]
 pub use ser::to_writer;
+#[cfg(feature = "serde")]
+pub use ser::{append_to_vec, to_vec};
 #[cfg(feature = "alloc")]
 pub use value::Value;
 

@@ -1,331 +1,374 @@
-//! serde serialization into YAC, following serde_json's conventions
-//! (feature `serde`).
+//! serde serialization into YAC (feature `serde`): the mapping is in
+//! [`crate::serde`].
 //!
-//! | Rust (serde data model) | YAC |
-//! |---|---|
-//! | `bool` | TRUE / FALSE |
-//! | integers, `i128`/`u128` | +INT / -INT, minimal |
-//! | `f32`, `f64` | FLOAT in the shortest of 16, 32, 64 bits holding it exactly (-0.0 is refused: the format has no negative zero) |
-//! | `char`, `str`, `String` | STR (no NUL) |
-//! | bytes (`serde_bytes`) | BIN |
-//! | `None`, `()`, unit struct | NIL |
-//! | `Some(v)`, newtype struct | `v` |
-//! | sequences, tuples, tuple structs | LIST |
-//! | maps, structs | MAP, keys in canonical order |
-//! | unit variant | STR with the variant's name |
-//! | newtype, tuple, struct variant | MAP with one key, the variant's name |
+//! Atoms are encoded straight into the output `Vec` by the encoder's rules
+//! ([`crate::enc`]: the one encoding of each value). A MAP's entries go out
+//! in the order the source gives them; the serializer compares each key
+//! with the one before ([`key_above`], the format's key order) and, only if
+//! one came out of order, reorders the MAP's entries when it closes (a
+//! duplicate key is refused then). A `HashMap` thus gives the same bytes as
+//! a `BTreeMap` with the same contents. Nothing is allocated per MAP: the
+//! entries' offsets and the reordering's scratch space are kept by the
+//! serializer for the whole document.
 //!
-//! MAP keys must serialize as non-empty strings. Entries are written in the
-//! format's canonical key order (shorter keys first, then bytewise) whatever
-//! order the source yields them in, so a `HashMap` gives the same bytes as a
-//! `BTreeMap` with the same contents; two equal keys are an error
-//! ([`crate::Error::MapUnordered`]).
+//! [`to_writer`] streams: whatever lies outside every open MAP (the
+//! elements of a top-level LIST, say) goes to the writer as soon as
+//! [`FLUSH_AT`] bytes have gathered; an open MAP stays in memory until it
+//! closes, since a later key may move its entries.
 
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::fmt;
 
 use serde::ser::{self, Serialize};
 
-use crate::atom::Atom;
-use crate::items::{key_above, key_cmp};
-
-/// The enum name under which [`crate::Value`] hands the types serde has no
-/// name for (HEXLET, TAI64, MAGIC, BLOB, floats and integers beyond
-/// f64/i128/u128) to a serializer, as newtype variants holding bytes. This
-/// serializer writes them as those atoms; another serializer sees an
-/// ordinary enum.
-pub(crate) const EXT: &str = "$yac";
-
-/// Why serializing or deserializing failed, and where: for deserializing
-/// the offset in the input of the atom at fault, for serializing the
-/// number of bytes written when it failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    kind: ErrorKind,
-    offset: usize,
-}
-
-/// What went wrong in an [`Error`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The format's own rule, as the core decoder or encoder reports it.
-    Format(crate::Error),
-    /// The document goes on after the value.
-    TrailingBytes,
-    /// A MAP key that is not a string (serializing).
-    KeyNotString,
-    /// Nesting deeper than the deserializer's limit ([`crate::de::MAX_DEPTH`]).
-    TooDeep,
-    /// A message from the `Serialize`/`Deserialize` implementation (a
-    /// missing field, a value of the wrong type, ...).
-    Message(String),
-}
-
-impl Error {
-    pub(crate) fn new(kind: ErrorKind, offset: usize) -> Self {
-        Error { kind, offset }
-    }
-
-    /// What went wrong.
-    pub fn kind(&self) -> &ErrorKind {
-        &self.kind
-    }
-
-    /// Byte offset: of the atom at fault in the input when deserializing,
-    /// of the output's end when serializing.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
-    /// The core error, when the format's rule was broken.
-    pub fn format_error(&self) -> Option<crate::Error> {
-        match self.kind {
-            ErrorKind::Format(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            ErrorKind::Format(e) => write!(f, "{e}")?,
-            ErrorKind::TrailingBytes => f.write_str("bytes after the value")?,
-            ErrorKind::KeyNotString => f.write_str("MAP key is not a string")?,
-            ErrorKind::TooDeep => f.write_str("nesting too deep")?,
-            ErrorKind::Message(m) => f.write_str(m)?,
-        }
-        write!(f, " at offset {}", self.offset)
-    }
-}
-
-#[cfg(feature = "std")]
-impl std::error::Error for Error {}
-
-impl ser::Error for Error {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        // The serializer fills the offset in (`Serializer::at`).
-        Error::new(ErrorKind::Message(msg.to_string()), usize::MAX)
-    }
-}
+use crate::atom::{tag, Atom};
+use crate::items::{chunk_fits, key_above, key_cmp};
+use crate::serde::error::UNKNOWN;
+use crate::serde::ext::{Ext, EXT};
+pub use crate::serde::{Error, ErrorKind};
 
 /// Serializes `value` into a new YAC document.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
-    let mut ser = Serializer { out: Vec::new() };
-    value.serialize(&mut ser)?;
-    Ok(ser.out)
+    let mut out = Vec::new();
+    append_to_vec(&mut out, value)?;
+    Ok(out)
 }
 
-/// Serializes `value` and writes the document to `writer` (built whole in
-/// memory first: MAP entries are reordered before they are written).
+/// Serializes `value` and appends the document to `out` (whose capacity
+/// is reused: serialize many documents into one cleared `Vec`). On error
+/// `out` is left as it was.
+pub fn append_to_vec<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
+    let base = out.len();
+    let mut ser = Serializer::new(out);
+    let r = value
+        .serialize(&mut ser)
+        .map_err(|e| e.or_at(ser.position()));
+    if r.is_err() {
+        out.truncate(base);
+    }
+    r
+}
+
+/// How many bytes [`to_writer`] gathers before it writes them out (when
+/// no MAP is open).
+pub const FLUSH_AT: usize = 64 * 1024;
+
+/// Serializes `value` and writes the document to `writer`, streaming (see
+/// the [module](self) documentation). An I/O failure is
+/// [`ErrorKind::Io`]; `?` turns the error into an `std::io::Error`.
 #[cfg(feature = "std")]
 pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     mut writer: W,
     value: &T,
-) -> std::io::Result<()> {
-    let doc = to_vec(value).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-    writer.write_all(&doc)
+) -> Result<(), Error> {
+    let mut out = Vec::new();
+    let mut sink = |b: &[u8]| writer.write_all(b).map_err(Error::from);
+    let mut ser = Serializer::new(&mut out);
+    ser.sink = Some(&mut sink);
+    value
+        .serialize(&mut ser)
+        .and_then(|()| ser.flush(0))
+        .map_err(|e| e.or_at(ser.position()))
 }
 
-/// The serde serializer: appends to a `Vec<u8>`. Use [`to_vec`].
-pub struct Serializer {
-    out: Vec<u8>,
+/// Where [`Serializer`] hands the bytes it streams.
+type Sink<'o> = &'o mut dyn FnMut(&[u8]) -> Result<(), Error>;
+
+/// The serde serializer: appends to a `Vec<u8>`. Use [`to_vec`],
+/// [`append_to_vec`] or [`to_writer`].
+pub struct Serializer<'o> {
+    out: &'o mut Vec<u8>,
+    /// Where this document starts in `out`.
+    base: usize,
+    /// Bytes handed to the sink.
+    flushed: usize,
+    sink: Option<Sink<'o>>,
+    /// MAPs open.
+    open_maps: usize,
+    /// Where each entry of the open MAPs starts in `out`, innermost MAP's
+    /// last.
+    entries: Vec<usize>,
+    /// Reordering space: the entries' ranges, then the MAP's bytes.
+    order: Vec<(usize, usize)>,
+    scratch: Vec<u8>,
 }
 
-impl Serializer {
+impl<'o> Serializer<'o> {
+    fn new(out: &'o mut Vec<u8>) -> Self {
+        let base = out.len();
+        Serializer {
+            out,
+            base,
+            flushed: 0,
+            sink: None,
+            open_maps: 0,
+            entries: Vec::new(),
+            order: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Bytes of the document written so far.
+    fn position(&self) -> usize {
+        self.flushed + self.out.len() - self.base
+    }
+
     fn fail(&self, e: crate::Error) -> Error {
-        Error::new(ErrorKind::Format(e), self.out.len())
+        Error::new(ErrorKind::Format(e), self.position())
     }
 
-    /// Gives a message error from a nested `Serialize` its offset.
-    fn at(&self, mut e: Error) -> Error {
-        if e.offset == usize::MAX {
-            e.offset = self.out.len();
+    /// Streams the buffered bytes once there are `at_least` of them, if no
+    /// MAP is open.
+    fn flush(&mut self, at_least: usize) -> Result<(), Error> {
+        let n = self.out.len() - self.base;
+        if self.open_maps != 0 || n < at_least || n == 0 {
+            return Ok(());
         }
-        e
+        if let Some(sink) = self.sink.as_mut() {
+            sink(self.out.get(self.base..).unwrap_or(&[]))?;
+            self.out.truncate(self.base);
+            self.flushed += n;
+        }
+        Ok(())
     }
 
-    fn atom(&mut self, atom: &Atom<'_>) -> Result<(), Error> {
-        let n = atom.encoded_len().map_err(|e| self.fail(e))?;
-        let at = self.out.len();
-        self.out.resize(at + n, 0);
-        match atom.encode(&mut self.out[at..]) {
-            Ok(_) => Ok(()),
-            Err(e) => {
-                self.out.truncate(at);
-                Err(self.fail(e))
-            }
+    #[inline(always)]
+    fn byte(&mut self, b: u8) {
+        self.out.push(b);
+    }
+
+    /// +INT (`t` = PINT) or -INT (NINT) of a magnitude that fits `u64`.
+    #[inline(always)]
+    fn int(&mut self, t: u8, magnitude: u64) {
+        let (w, n) = crate::enc::int_window(t, magnitude);
+        self.out.extend_from_slice(w.get(..n).unwrap_or(&[]));
+    }
+
+    #[inline(always)]
+    fn i64(&mut self, v: i64) {
+        match crate::enc::nint_magnitude(v) {
+            Ok(m) => self.int(tag::NINT, m),
+            Err(_) => self.int(tag::PINT, v as u64),
         }
     }
 
-    fn u128(&mut self, v: u128) -> Result<(), Error> {
+    fn u128(&mut self, v: u128) {
         match u64::try_from(v) {
-            Ok(v) => self.atom(&Atom::Uint(v)),
-            Err(_) => self.atom(&Atom::BigInt {
-                negative: false,
-                magnitude: trim(&v.to_be_bytes()),
-            }),
+            Ok(v) => self.int(tag::PINT, v),
+            Err(_) => self.bigint(tag::PINT, &v.to_be_bytes()),
         }
     }
 
-    fn i128(&mut self, v: i128) -> Result<(), Error> {
-        if v >= 0 {
-            return self.u128(v as u128);
-        }
-        match i64::try_from(v) {
-            Ok(v) => self.atom(&Atom::Nint(v)),
-            Err(_) => self.atom(&Atom::BigInt {
-                negative: true,
-                // -1 - v >= 0 for v < 0.
-                magnitude: trim(&((-1 - v) as u128).to_be_bytes()),
-            }),
+    fn i128(&mut self, v: i128) {
+        match (u128::try_from(v), i64::try_from(v)) {
+            (Ok(u), _) => self.u128(u),
+            (_, Ok(i)) => self.i64(i),
+            // -1 - v >= 0 for v < 0: the wire magnitude.
+            _ => self.bigint(tag::NINT, &((-1 - v) as u128).to_be_bytes()),
         }
     }
 
-    /// Writes one of [`crate::Value`]'s extension atoms from its bytes.
-    fn ext(&mut self, variant: &str, b: &[u8]) -> Result<(), Error> {
-        let bad = || crate::Error::Invalid;
-        let atom = match variant {
-            "Hexlet" => Atom::Hexlet(b.try_into().map_err(|_| self.fail(bad()))?),
-            "Tai64" => Atom::Tai64(b),
-            "Magic" => Atom::Magic(b.try_into().map_err(|_| self.fail(bad()))?),
-            "Float" => Atom::Float(b),
-            "BigPos" | "BigNeg" => Atom::BigInt {
-                negative: variant == "BigNeg",
-                magnitude: b,
-            },
-            "Blob" => {
-                let (head, data) = b.split_first_chunk::<8>().ok_or_else(|| self.fail(bad()))?;
-                return self.blob(u64::from_be_bytes(*head), data);
+    fn bigint(&mut self, t: u8, magnitude: &[u8]) {
+        self.byte(t);
+        self.string(tag::BIN, crate::enc::strip_zeros(magnitude));
+    }
+
+    /// A BIN or STR header and payload.
+    #[inline(always)]
+    fn string(&mut self, base: u8, payload: &[u8]) {
+        let mut head = [0u8; 9];
+        let h = crate::enc::string_header(base, payload.len(), &mut head);
+        self.out.reserve(h + payload.len());
+        self.out.extend_from_slice(head.get(..h).unwrap_or(&[]));
+        self.out.extend_from_slice(payload);
+    }
+
+    #[inline(always)]
+    fn str(&mut self, s: &str) -> Result<(), Error> {
+        if s.as_bytes().contains(&0) {
+            return Err(self.fail(crate::Error::BadUtf8));
+        }
+        self.string(tag::STR, s.as_bytes());
+        Ok(())
+    }
+
+    fn f64(&mut self, v: f64) -> Result<(), Error> {
+        if v == 0.0 && v.is_sign_negative() {
+            return Err(Error::new(ErrorKind::NegativeZero, self.position()));
+        }
+        self.float_bits(v.to_bits())
+    }
+
+    /// The float of these binary64 bits, in its shortest exact width.
+    fn float_bits(&mut self, bits: u64) -> Result<(), Error> {
+        let mut b = [0u8; 8];
+        let n = crate::float::shortest(f64::from_bits(bits), &mut b).map_err(|e| self.fail(e))?;
+        self.byte(tag::FLOAT16 + n.trailing_zeros() as u8 - 1);
+        self.out.extend_from_slice(b.get(..n).unwrap_or(&[]));
+        Ok(())
+    }
+
+    /// A validated atom of the rare kinds (through the general encoder).
+    fn atom(&mut self, atom: &Atom<'_>) -> Result<(), Error> {
+        let mut head = [0u8; 48];
+        let n = crate::enc::encode(atom, &mut head).map_err(|e| self.fail(e))?;
+        self.out.extend_from_slice(head.get(..n).unwrap_or(&[]));
+        Ok(())
+    }
+
+    /// One of the atoms of [`crate::serde::ext`], from its bytes.
+    fn ext(&mut self, kind: Ext, b: &[u8]) -> Result<(), Error> {
+        let bad = |s: &Self| s.fail(crate::Error::Invalid);
+        match kind {
+            Ext::Hexlet => self.atom(&Atom::Hexlet(b.try_into().map_err(|_| bad(self))?)),
+            Ext::Tai64 => self.atom(&Atom::Tai64(b)),
+            Ext::Magic => self.atom(&Atom::Magic(b.try_into().map_err(|_| bad(self))?)),
+            Ext::Float => self.atom(&Atom::Float(b)),
+            Ext::BigPos | Ext::BigNeg => {
+                let t = if kind == Ext::BigNeg {
+                    tag::NINT
+                } else {
+                    tag::PINT
+                };
+                self.bigint(t, b);
+                Ok(())
             }
-            _ => return Err(self.fail(bad())),
-        };
-        self.atom(&atom)
+            Ext::Blob => {
+                let (head, data) = b.split_first_chunk::<8>().ok_or_else(|| bad(self))?;
+                self.blob(u64::from_be_bytes(*head), data)
+            }
+        }
     }
 
-    /// A BLOB of `data` in chunks of `chunk_len_minus_one + 1` bytes.
+    /// A BLOB of `data` in chunks of `chunk_len_minus_one + 1` bytes: full
+    /// chunks, then the short one that ends it.
     fn blob(&mut self, chunk_len_minus_one: u64, data: &[u8]) -> Result<(), Error> {
-        self.atom(&Atom::Blob {
-            chunk_len_minus_one,
-        })?;
-        let chunk = usize::try_from(chunk_len_minus_one)
+        self.byte(tag::BLOB);
+        self.out
+            .extend_from_slice(&chunk_len_minus_one.to_be_bytes());
+        let step = usize::try_from(chunk_len_minus_one)
             .ok()
             .and_then(|c| c.checked_add(1))
             .unwrap_or(usize::MAX);
         let mut rest = data;
-        while rest.len() >= chunk {
-            let (c, r) = rest.split_at(chunk);
-            self.atom(&Atom::Bin(c))?;
-            rest = r;
+        loop {
+            let (chunk, tail) = rest.split_at(rest.len().min(step));
+            self.string(tag::BIN, chunk);
+            if !chunk_fits(chunk.len(), chunk_len_minus_one).map_err(|e| self.fail(e))? {
+                return Ok(());
+            }
+            rest = tail;
         }
-        self.atom(&Atom::Bin(rest))
     }
 
-    fn map_start(&mut self) -> Result<MapSer<'_>, Error> {
-        self.atom(&Atom::Map)?;
-        let start = self.out.len();
-        Ok(MapSer {
+    fn open_map(&mut self, closes: u8) -> MapSer<'_, 'o> {
+        self.byte(tag::MAP);
+        self.open_maps += 1;
+        MapSer {
+            start: self.out.len(),
+            first_entry: self.entries.len(),
+            prev: (0, 0),
+            unsorted: false,
+            closes,
             ser: self,
-            start,
-            entries: Vec::new(),
-            variant: false,
-        })
+        }
     }
 
     /// A MAP with one key, `variant`, whose value follows.
     fn variant_start(&mut self, variant: &'static str) -> Result<(), Error> {
-        self.atom(&Atom::Map)?;
-        self.key_str(variant)
-    }
-
-    fn key_str(&mut self, key: &str) -> Result<(), Error> {
-        if key.is_empty() {
+        if variant.is_empty() {
             return Err(self.fail(crate::Error::MapBadKey));
         }
-        self.atom(&Atom::Str(key))
+        self.byte(tag::MAP);
+        self.str(variant)
     }
 }
 
-/// `v`'s big-endian bytes without leading zeros.
-fn trim(v: &[u8]) -> &[u8] {
-    let zeros = v.iter().take_while(|&&b| b == 0).count();
-    &v[zeros..]
-}
-
-impl<'a> ser::Serializer for &'a mut Serializer {
+impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = ListSer<'a>;
-    type SerializeTuple = ListSer<'a>;
-    type SerializeTupleStruct = ListSer<'a>;
-    type SerializeTupleVariant = ListSer<'a>;
-    type SerializeMap = MapSer<'a>;
-    type SerializeStruct = MapSer<'a>;
-    type SerializeStructVariant = MapSer<'a>;
+    type SerializeSeq = ListSer<'a, 'o>;
+    type SerializeTuple = ListSer<'a, 'o>;
+    type SerializeTupleStruct = ListSer<'a, 'o>;
+    type SerializeTupleVariant = ListSer<'a, 'o>;
+    type SerializeMap = MapSer<'a, 'o>;
+    type SerializeStruct = MapSer<'a, 'o>;
+    type SerializeStructVariant = MapSer<'a, 'o>;
 
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
-        self.atom(&Atom::Bool(v))
+        self.byte(if v { tag::TRUE } else { tag::FALSE });
+        Ok(())
     }
     fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.i128(v.into())
+        self.serialize_i64(v.into())
     }
     fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.i128(v.into())
+        self.serialize_i64(v.into())
     }
     fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.i128(v.into())
+        self.serialize_i64(v.into())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.i128(v.into())
+        self.i64(v);
+        Ok(())
     }
     fn serialize_i128(self, v: i128) -> Result<(), Error> {
-        self.i128(v)
+        self.i128(v);
+        Ok(())
     }
     fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.u128(v.into())
+        self.serialize_u64(v.into())
     }
     fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.u128(v.into())
+        self.serialize_u64(v.into())
     }
     fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.u128(v.into())
+        self.serialize_u64(v.into())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.u128(v.into())
+        self.int(tag::PINT, v);
+        Ok(())
     }
     fn serialize_u128(self, v: u128) -> Result<(), Error> {
-        self.u128(v)
+        self.u128(v);
+        Ok(())
     }
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
-        self.serialize_f64(v.into())
+        if v == 0.0 && v.is_sign_negative() {
+            return Err(Error::new(ErrorKind::NegativeZero, self.position()));
+        }
+        // Widened on the bits: a conversion instruction would quiet a
+        // signalling NaN.
+        let bits = crate::float::to_f64_bits(&v.to_bits().to_be_bytes()).unwrap_or(0);
+        self.float_bits(bits)
     }
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
-        let mut b = [0u8; 8];
-        let n = crate::float::shortest(v, &mut b).map_err(|e| self.fail(e))?;
-        self.atom(&Atom::Float(&b[..n]))
+        self.f64(v)
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
-        self.serialize_str(v.encode_utf8(&mut [0u8; 4]))
+        self.str(v.encode_utf8(&mut [0u8; 4]))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
-        self.atom(&Atom::Str(v))
+        self.str(v)
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
-        self.atom(&Atom::Bin(v))
+        self.string(tag::BIN, v);
+        Ok(())
     }
     fn serialize_none(self) -> Result<(), Error> {
-        self.atom(&Atom::Nil)
+        self.byte(tag::NIL);
+        Ok(())
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
         value.serialize(self)
     }
     fn serialize_unit(self) -> Result<(), Error> {
-        self.atom(&Atom::Nil)
+        self.serialize_none()
     }
     fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
-        self.atom(&Atom::Nil)
+        self.serialize_none()
     }
     fn serialize_unit_variant(
         self,
@@ -333,7 +376,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         _index: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        self.serialize_str(variant)
+        self.str(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -350,26 +393,30 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         value: &T,
     ) -> Result<(), Error> {
         if name == EXT {
-            let b = value
-                .serialize(BytesOnly)
-                .map_err(|_| self.fail(crate::Error::Invalid))?;
-            return self.ext(variant, &b);
+            if let Some(kind) = Ext::from_name(variant) {
+                return value.serialize(ExtSer { ser: self, kind });
+            }
         }
         self.variant_start(variant)?;
-        value.serialize(&mut *self).map_err(|e| self.at(e))?;
-        self.atom(&Atom::Eoc)
+        value.serialize(&mut *self)?;
+        self.byte(tag::EOC);
+        Ok(())
     }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<ListSer<'a>, Error> {
-        self.atom(&Atom::List)?;
+    fn serialize_seq(self, _len: Option<usize>) -> Result<ListSer<'a, 'o>, Error> {
+        self.byte(tag::LIST);
         Ok(ListSer {
             ser: self,
-            variant: false,
+            closes: 1,
         })
     }
-    fn serialize_tuple(self, len: usize) -> Result<ListSer<'a>, Error> {
+    fn serialize_tuple(self, len: usize) -> Result<ListSer<'a, 'o>, Error> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<ListSer<'a>, Error> {
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<ListSer<'a, 'o>, Error> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(
@@ -378,19 +425,19 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<ListSer<'a>, Error> {
+    ) -> Result<ListSer<'a, 'o>, Error> {
         self.variant_start(variant)?;
-        self.atom(&Atom::List)?;
+        self.byte(tag::LIST);
         Ok(ListSer {
             ser: self,
-            variant: true,
+            closes: 2,
         })
     }
-    fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a>, Error> {
-        self.map_start()
+    fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
+        Ok(self.open_map(1))
     }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<MapSer<'a>, Error> {
-        self.map_start()
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
+        Ok(self.open_map(1))
     }
     fn serialize_struct_variant(
         self,
@@ -398,29 +445,33 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         _index: u32,
         variant: &'static str,
         _len: usize,
-    ) -> Result<MapSer<'a>, Error> {
+    ) -> Result<MapSer<'a, 'o>, Error> {
         self.variant_start(variant)?;
-        let mut m = self.map_start()?;
-        m.variant = true;
-        Ok(m)
+        Ok(self.open_map(2))
     }
 }
 
 /// A LIST being written (also a tuple variant's LIST).
-pub struct ListSer<'a> {
-    ser: &'a mut Serializer,
-    variant: bool,
+pub struct ListSer<'a, 'o> {
+    ser: &'a mut Serializer<'o>,
+    /// EOCs at the end: 2 for a tuple variant (its LIST and its MAP).
+    closes: u8,
 }
 
-impl ListSer<'_> {
+impl ListSer<'_, '_> {
+    #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut *self.ser).map_err(|e| self.ser.at(e))
+        value.serialize(&mut *self.ser)?;
+        if self.ser.sink.is_some() {
+            self.ser.flush(FLUSH_AT)?;
+        }
+        Ok(())
     }
 
+    #[inline]
     fn finish(self) -> Result<(), Error> {
-        self.ser.atom(&Atom::Eoc)?;
-        if self.variant {
-            self.ser.atom(&Atom::Eoc)?;
+        for _ in 0..self.closes {
+            self.ser.byte(tag::EOC);
         }
         Ok(())
     }
@@ -430,12 +481,14 @@ impl ListSer<'_> {
 /// variant) are one: each element, then EOC.
 macro_rules! list_traits {
     ($($trait:ident::$method:ident),*) => {$(
-        impl ser::$trait for ListSer<'_> {
+        impl ser::$trait for ListSer<'_, '_> {
             type Ok = ();
             type Error = Error;
+            #[inline]
             fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
                 self.element(value)
             }
+            #[inline]
             fn end(self) -> Result<(), Error> {
                 self.finish()
             }
@@ -451,85 +504,107 @@ list_traits!(
 );
 
 /// A MAP being written: entries go out in the order given, and are put in
-/// canonical key order when the MAP ends.
-pub struct MapSer<'a> {
-    ser: &'a mut Serializer,
+/// canonical key order when the MAP ends if a key came out of order.
+pub struct MapSer<'a, 'o> {
+    ser: &'a mut Serializer<'o>,
     /// Where the first entry starts (after the MAP tag).
     start: usize,
-    /// Per entry: where its key atom starts and where its key's payload
-    /// ends (the value follows; the entry ends where the next starts).
-    entries: Vec<(usize, usize)>,
-    variant: bool,
+    /// This MAP's first index in `ser.entries`.
+    first_entry: usize,
+    /// The previous key's payload: offset and length in the output (length
+    /// 0: no key yet).
+    prev: (usize, usize),
+    /// A key came that is not above the one before.
+    unsorted: bool,
+    /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
+    closes: u8,
 }
 
-impl MapSer<'_> {
+impl MapSer<'_, '_> {
+    /// Writes a key (a non-empty STR) and notes where its entry starts.
+    #[inline]
+    fn key_str(&mut self, key: &str) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        if key.is_empty() {
+            return Err(ser.fail(crate::Error::MapBadKey));
+        }
+        let at = ser.out.len();
+        ser.str(key)?;
+        ser.entries.push(at);
+        let payload = ser.out.len() - key.len();
+        if self.prev.1 != 0 {
+            let prev = ser.out.get(self.prev.0..self.prev.0 + self.prev.1);
+            if !prev.is_some_and(|p| key_above(key.as_bytes(), p)) {
+                self.unsorted = true;
+            }
+        }
+        self.prev = (payload, key.len());
+        Ok(())
+    }
+
     fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        let at = self.ser.out.len();
-        let k = key.serialize(KeyOnly).map_err(|e| {
-            let mut e = e;
-            e.offset = at;
-            e
-        })?;
-        self.ser.key_str(&k)?;
-        self.entries.push((at, self.ser.out.len()));
+        key.serialize(KeySer { map: self })
+    }
+
+    #[inline]
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut *self.ser)
+    }
+
+    /// Puts the entries in canonical key order and closes the MAP.
+    #[inline]
+    fn finish(mut self) -> Result<(), Error> {
+        if self.unsorted {
+            self.sort()?;
+        }
+        let ser = self.ser;
+        ser.entries.truncate(self.first_entry);
+        ser.open_maps -= 1;
+        for _ in 0..self.closes {
+            ser.byte(tag::EOC);
+        }
         Ok(())
     }
 
-    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut *self.ser).map_err(|e| self.ser.at(e))
-    }
-
-    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        let at = self.ser.out.len();
-        self.ser.key_str(key)?;
-        self.entries.push((at, self.ser.out.len()));
-        self.value(value)
-    }
-
-    /// Reorders the entries into canonical key order and closes the MAP.
-    fn finish(self) -> Result<(), Error> {
-        let out = &mut self.ser.out;
-        let end = out.len();
-        // Per entry: its key's payload range (the key atom decoded again
-        // gives its length) and the entry's range.
-        let mut spans: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(self.entries.len());
-        for (i, &(at, key_end)) in self.entries.iter().enumerate() {
-            let next = self.entries.get(i + 1).map_or(end, |e| e.0);
-            let key_start = match crate::atom::decode(&out[at..key_end]) {
-                Ok((Atom::Str(s), _)) => key_end - s.len(),
-                _ => return Err(Error::new(ErrorKind::Format(crate::Error::Invalid), at)),
-            };
-            spans.push((key_start, key_end, at, next));
+    /// Reorders the entries by key (a stable sort of their ranges, then one
+    /// copy of the MAP's body); equal keys are refused.
+    #[cold]
+    fn sort(&mut self) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        let end = ser.out.len();
+        let starts = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let mut order = core::mem::take(&mut ser.order);
+        order.clear();
+        for (i, &at) in starts.iter().enumerate() {
+            order.push((at, starts.get(i + 1).copied().unwrap_or(end)));
         }
-        let sorted = spans
+        let out = &ser.out[..];
+        let key = |at: usize| crate::atom::string_raw(&out[at..]).map_or(&[][..], |k| k.0);
+        order.sort_by(|a, b| key_cmp(key(a.0), key(b.0)));
+        if let Some(w) = order
             .windows(2)
-            .all(|w| key_above(&out[w[1].0..w[1].1], &out[w[0].0..w[0].1]));
-        if !sorted {
-            // Stable sort by canonical key order, then check for equal keys.
-            spans.sort_by(|a, b| key_cmp(&out[a.0..a.1], &out[b.0..b.1]));
-            for w in spans.windows(2) {
-                if !key_above(&out[w[1].0..w[1].1], &out[w[0].0..w[0].1]) {
-                    return Err(Error::new(
-                        ErrorKind::Format(crate::Error::MapUnordered),
-                        w[1].2,
-                    ));
-                }
-            }
-            let mut body = Vec::with_capacity(end - self.start);
-            for &(_, _, from, to) in &spans {
-                body.extend_from_slice(&out[from..to]);
-            }
-            out[self.start..end].copy_from_slice(&body);
+            .find(|w| !key_above(key(w[1].0), key(w[0].0)))
+        {
+            let at = ser.flushed + w[1].0 - ser.base;
+            ser.order = order;
+            return Err(Error::new(
+                ErrorKind::Format(crate::Error::MapUnordered),
+                at,
+            ));
         }
-        self.ser.atom(&Atom::Eoc)?;
-        if self.variant {
-            self.ser.atom(&Atom::Eoc)?;
+        let mut body = core::mem::take(&mut ser.scratch);
+        body.clear();
+        for &(from, to) in &order {
+            body.extend_from_slice(&ser.out[from..to]);
         }
+        ser.out[self.start..end].copy_from_slice(&body);
+        ser.scratch = body;
+        ser.order = order;
         Ok(())
     }
 }
 
-impl ser::SerializeMap for MapSer<'_> {
+impl ser::SerializeMap for MapSer<'_, '_> {
     type Ok = ();
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
@@ -546,16 +621,19 @@ impl ser::SerializeMap for MapSer<'_> {
 /// A struct and a struct variant are MAPs whose keys are the field names.
 macro_rules! struct_traits {
     ($($trait:ident),*) => {$(
-        impl ser::$trait for MapSer<'_> {
+        impl ser::$trait for MapSer<'_, '_> {
             type Ok = ();
             type Error = Error;
+            #[inline]
             fn serialize_field<T: Serialize + ?Sized>(
                 &mut self,
                 key: &'static str,
                 value: &T,
             ) -> Result<(), Error> {
-                self.field(key, value)
+                self.key_str(key)?;
+                self.value(value)
             }
+            #[inline]
             fn end(self) -> Result<(), Error> {
                 self.finish()
             }
@@ -567,34 +645,46 @@ struct_traits!(SerializeStruct, SerializeStructVariant);
 
 /// Serializes a MAP key: strings (and chars, unit variants, newtypes of
 /// them) only, as serde_json does for its object keys.
-struct KeyOnly;
+struct KeySer<'m, 'a, 'o> {
+    map: &'m mut MapSer<'a, 'o>,
+}
 
-/// Serializes the payload of an extension variant: bytes only.
-struct BytesOnly;
+/// Serializes the payload of an extension atom: bytes only.
+struct ExtSer<'a, 'o> {
+    ser: &'a mut Serializer<'o>,
+    kind: Ext,
+}
 
 fn not_key<T>() -> Result<T, Error> {
-    Err(Error::new(ErrorKind::KeyNotString, 0))
+    Err(Error::new(ErrorKind::KeyNotString, UNKNOWN))
+}
+
+fn not_bytes<T>() -> Result<T, Error> {
+    Err(Error::new(
+        ErrorKind::Format(crate::Error::Invalid),
+        UNKNOWN,
+    ))
 }
 
 macro_rules! refuse {
-    ($fail:ident, $ok:ty; $($name:ident($($arg:ty),*)),* $(,)?) => {
-        $(fn $name(self, $(_: $arg),*) -> Result<$ok, Error> { $fail() })*
+    ($fail:ident; $($name:ident($($arg:ty),*)),* $(,)?) => {
+        $(fn $name(self, $(_: $arg),*) -> Result<(), Error> { $fail() })*
     };
 }
 
 /// The compound types and the methods that only a whole-value serializer
 /// accepts, refused with `$fail`.
 macro_rules! refuse_compound {
-    ($fail:ident, $ok:ty) => {
-        type SerializeSeq = ser::Impossible<$ok, Error>;
-        type SerializeTuple = ser::Impossible<$ok, Error>;
-        type SerializeTupleStruct = ser::Impossible<$ok, Error>;
-        type SerializeTupleVariant = ser::Impossible<$ok, Error>;
-        type SerializeMap = ser::Impossible<$ok, Error>;
-        type SerializeStruct = ser::Impossible<$ok, Error>;
-        type SerializeStructVariant = ser::Impossible<$ok, Error>;
+    ($fail:ident) => {
+        type SerializeSeq = ser::Impossible<(), Error>;
+        type SerializeTuple = ser::Impossible<(), Error>;
+        type SerializeTupleStruct = ser::Impossible<(), Error>;
+        type SerializeTupleVariant = ser::Impossible<(), Error>;
+        type SerializeMap = ser::Impossible<(), Error>;
+        type SerializeStruct = ser::Impossible<(), Error>;
+        type SerializeStructVariant = ser::Impossible<(), Error>;
 
-        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<$ok, Error> {
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Error> {
             $fail()
         }
         fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -603,7 +693,7 @@ macro_rules! refuse_compound {
             _: u32,
             _: &'static str,
             _: &T,
-        ) -> Result<$ok, Error> {
+        ) -> Result<(), Error> {
             $fail()
         }
         fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
@@ -650,33 +740,33 @@ macro_rules! refuse_compound {
     };
 }
 
-impl ser::Serializer for KeyOnly {
-    type Ok = String;
+impl ser::Serializer for KeySer<'_, '_, '_> {
+    type Ok = ();
     type Error = Error;
-    refuse_compound!(not_key, String);
+    refuse_compound!(not_key);
 
-    fn serialize_str(self, v: &str) -> Result<String, Error> {
-        Ok(v.into())
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.map.key_str(v)
     }
-    fn serialize_char(self, v: char) -> Result<String, Error> {
-        Ok(v.into())
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        self.map.key_str(v.encode_utf8(&mut [0u8; 4]))
     }
     fn serialize_unit_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
-    ) -> Result<String, Error> {
-        Ok(variant.into())
+    ) -> Result<(), Error> {
+        self.map.key_str(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
         value: &T,
-    ) -> Result<String, Error> {
+    ) -> Result<(), Error> {
         value.serialize(self)
     }
-    refuse!(not_key, String;
+    refuse!(not_key;
         serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
         serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
         serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_bytes(&[u8]),
@@ -684,38 +774,29 @@ impl ser::Serializer for KeyOnly {
     );
 }
 
-fn not_bytes<T>() -> Result<T, Error> {
-    Err(Error::new(ErrorKind::Format(crate::Error::Invalid), 0))
-}
-
-impl ser::Serializer for BytesOnly {
-    type Ok = Vec<u8>;
+impl ser::Serializer for ExtSer<'_, '_> {
+    type Ok = ();
     type Error = Error;
-    refuse_compound!(not_bytes, Vec<u8>);
+    refuse_compound!(not_bytes);
 
-    fn serialize_bytes(self, v: &[u8]) -> Result<Vec<u8>, Error> {
-        Ok(v.into())
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        self.ser.ext(self.kind, v)
     }
-    refuse!(not_bytes, Vec<u8>;
+    refuse!(not_bytes;
         serialize_bool(bool), serialize_i8(i8), serialize_i16(i16), serialize_i32(i32),
         serialize_i64(i64), serialize_u8(u8), serialize_u16(u16), serialize_u32(u32),
         serialize_u64(u64), serialize_f32(f32), serialize_f64(f64), serialize_char(char),
         serialize_str(&str), serialize_none(), serialize_unit(),
         serialize_unit_struct(&'static str),
     );
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-    ) -> Result<Vec<u8>, Error> {
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<(), Error> {
         not_bytes()
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _: &'static str,
         _: &T,
-    ) -> Result<Vec<u8>, Error> {
+    ) -> Result<(), Error> {
         not_bytes()
     }
 }

@@ -182,16 +182,7 @@ mod serde_impls {
     use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
     use super::Value;
-    use crate::ser::EXT;
-
-    /// Bytes through `serialize_bytes` / `deserialize_byte_buf`.
-    struct Bytes<'a>(&'a [u8]);
-
-    impl Serialize for Bytes<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.serialize_bytes(self.0)
-        }
-    }
+    use crate::serde::ext::{self, Ext};
 
     struct ByteBuf(Vec<u8>);
 
@@ -212,15 +203,6 @@ mod serde_impls {
             }
             d.deserialize_byte_buf(V)
         }
-    }
-
-    fn ext<S: Serializer>(
-        s: S,
-        index: u32,
-        variant: &'static str,
-        b: &[u8],
-    ) -> Result<S::Ok, S::Error> {
-        s.serialize_newtype_variant(EXT, index, variant, &Bytes(b))
     }
 
     /// `v`'s big-endian bytes without leading zeros.
@@ -246,12 +228,12 @@ mod serde_impls {
                 } => match magnitude_u128(magnitude) {
                     Some(m) if !negative => s.serialize_u128(m),
                     Some(m) if m <= i128::MAX as u128 => s.serialize_i128(-1 - m as i128),
-                    _ if *negative => ext(s, 6, "BigNeg", magnitude),
-                    _ => ext(s, 5, "BigPos", magnitude),
+                    _ if *negative => ext::serialize(s, Ext::BigNeg, magnitude),
+                    _ => ext::serialize(s, Ext::BigPos, magnitude),
                 },
                 Value::Float(b) => match crate::float::to_f64(b) {
-                    Some(f) if !f.is_nan() => s.serialize_f64(f),
-                    _ => ext(s, 4, "Float", b),
+                    Some(f) => s.serialize_f64(f),
+                    None => ext::serialize(s, Ext::Float, b),
                 },
                 Value::Str(t) => s.serialize_str(t),
                 Value::Bin(b) => s.serialize_bytes(b),
@@ -261,11 +243,11 @@ mod serde_impls {
                 } => {
                     let mut b = chunk_len_minus_one.to_be_bytes().to_vec();
                     b.extend_from_slice(data);
-                    ext(s, 3, "Blob", &b)
+                    ext::serialize(s, Ext::Blob, &b)
                 }
-                Value::Hexlet(h) => ext(s, 0, "Hexlet", h),
-                Value::Tai64(t) => ext(s, 1, "Tai64", t),
-                Value::Magic(m) => ext(s, 2, "Magic", m),
+                Value::Hexlet(h) => ext::serialize(s, Ext::Hexlet, h),
+                Value::Tai64(t) => ext::serialize(s, Ext::Tai64, t),
+                Value::Magic(m) => ext::serialize(s, Ext::Magic, m),
                 Value::List(items) => {
                     let mut seq = s.serialize_seq(Some(items.len()))?;
                     for v in items {
@@ -377,29 +359,23 @@ mod serde_impls {
             let (variant, access): (String, A::Variant) = data.variant()?;
             let b = access.newtype_variant::<ByteBuf>()?.0;
             let wrong = || de::Error::invalid_length(b.len(), &"the atom's length");
-            Ok(match variant.as_str() {
-                "Hexlet" => Value::Hexlet(b.as_slice().try_into().map_err(|_| wrong())?),
-                "Tai64" => Value::Tai64(b),
-                "Magic" => Value::Magic(b.as_slice().try_into().map_err(|_| wrong())?),
-                "Float" => Value::Float(b),
-                "BigPos" | "BigNeg" => Value::BigInt {
-                    negative: variant == "BigNeg",
+            let kind = Ext::from_name(&variant)
+                .ok_or_else(|| de::Error::unknown_variant(&variant, ext::VARIANTS))?;
+            Ok(match kind {
+                Ext::Hexlet => Value::Hexlet(b.as_slice().try_into().map_err(|_| wrong())?),
+                Ext::Tai64 => Value::Tai64(b),
+                Ext::Magic => Value::Magic(b.as_slice().try_into().map_err(|_| wrong())?),
+                Ext::Float => Value::Float(b),
+                Ext::BigPos | Ext::BigNeg => Value::BigInt {
+                    negative: kind == Ext::BigNeg,
                     magnitude: b,
                 },
-                "Blob" => {
+                Ext::Blob => {
                     let (head, data) = b.split_first_chunk::<8>().ok_or_else(wrong)?;
                     Value::Blob {
                         chunk_len_minus_one: u64::from_be_bytes(*head),
                         data: data.to_vec(),
                     }
-                }
-                other => {
-                    return Err(de::Error::unknown_variant(
-                        other,
-                        &[
-                            "Hexlet", "Tai64", "Magic", "Float", "BigPos", "BigNeg", "Blob",
-                        ],
-                    ))
                 }
             })
         }
