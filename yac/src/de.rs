@@ -180,6 +180,112 @@ impl<'de> Deserializer<'de> {
         }
     }
 
+    /// A +INT/-INT at the position whose magnitude takes at most 8 bytes
+    /// (minimal) and whose value fits `u64`/`i64`, consumed: as the value
+    /// for `visit_u64` (`Ok`) or `visit_i64` (`Err`). `None`, consuming
+    /// nothing, for anything else: the general path decides.
+    #[inline(always)]
+    fn small_int(&mut self) -> Option<Result<u64, i64>> {
+        let at = self.pos;
+        let rest = self.input.get(at..)?;
+        let negative = match *rest.first()? {
+            tag::PINT => false,
+            tag::NINT => true,
+            _ => return None,
+        };
+        let n = usize::from(*rest.get(1)? ^ tag::BIN);
+        if n > 8 || rest.get(2) == Some(&0) && n > 0 {
+            return None;
+        }
+        let m = match rest.get(2..10) {
+            // One 8-byte load, shifted down to the magnitude's n bytes.
+            Some(w) => {
+                let w = u64::from_be_bytes(w.try_into().ok()?);
+                w.checked_shr(64 - 8 * n as u32).unwrap_or(0)
+            }
+            None => crate::atom::be_u64(rest.get(2..2 + n)?),
+        };
+        let v = if negative {
+            // -1 - m, which is !m, fits i64 when it is negative as one.
+            let v = !m as i64;
+            if v >= 0 {
+                return None;
+            }
+            Err(v)
+        } else {
+            Ok(m)
+        };
+        self.last = at;
+        self.pos = at + 2 + n;
+        Some(v)
+    }
+
+    /// An integer of any size to `visitor`.
+    #[inline(always)]
+    fn int<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let at = self.pos;
+        let r = match self.small_int() {
+            Some(Ok(u)) => visitor.visit_u64(u),
+            Some(Err(i)) => visitor.visit_i64(i),
+            None => {
+                let atom = self.atom()?;
+                return self.visit(atom, at, visitor);
+            }
+        };
+        r.map_err(|e: Error| e.or_at(at))
+    }
+
+    /// A LIST's items to `visitor`; its tag was just consumed.
+    #[inline]
+    fn list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.enter()?;
+        let v = visitor.visit_seq(ListAccess { de: self })?;
+        // A visitor that stopped early (a tuple shorter than the LIST).
+        self.leave("LIST longer than the type it is read into")?;
+        Ok(v)
+    }
+
+    /// A MAP's entries to `visitor`; its tag was just consumed.
+    #[inline]
+    fn map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        self.enter()?;
+        let v = visitor.visit_map(MapAccess {
+            de: self,
+            prev: &[],
+        })?;
+        self.leave("MAP longer than the type it is read into")?;
+        Ok(v)
+    }
+
+    /// Consumes the next atom if it is the one-byte `t`.
+    #[inline(always)]
+    fn take(&mut self, t: u8) -> bool {
+        if self.input.get(self.pos) == Some(&t) {
+            self.last = self.pos;
+            self.pos += 1;
+            return true;
+        }
+        false
+    }
+
+    /// A LIST (`t` LIST) or MAP (MAP) to `visitor`, its tag read without
+    /// decoding an atom; anything else as `deserialize_any`.
+    #[inline(always)]
+    fn container<V: Visitor<'de>>(&mut self, t: u8, visitor: V) -> Result<V::Value, Error> {
+        let at = self.pos;
+        let r = if self.take(t) {
+            if t == tag::LIST {
+                self.list(visitor)
+            } else {
+                self.map(visitor)
+            }
+        } else {
+            let atom = self.atom()?;
+            return self.visit(atom, at, visitor);
+        };
+        r.map_err(|e: Error| e.or_at(at))
+    }
+
     fn enter(&mut self) -> Result<(), Error> {
         if self.depth >= MAX_DEPTH {
             return Err(Error::new(ErrorKind::TooDeep, self.last));
@@ -258,22 +364,8 @@ impl<'de> Deserializer<'de> {
             Atom::Nint(i) => visitor.visit_i64(i),
             Atom::Str(s) => visitor.visit_borrowed_str(s),
             Atom::Bin(b) => visitor.visit_borrowed_bytes(b),
-            Atom::List => {
-                self.enter()?;
-                let v = visitor.visit_seq(ListAccess { de: self })?;
-                // A visitor that stopped early (a tuple shorter than the LIST).
-                self.leave("LIST longer than the type it is read into")?;
-                Ok(v)
-            }
-            Atom::Map => {
-                self.enter()?;
-                let v = visitor.visit_map(MapAccess {
-                    de: self,
-                    prev: &[],
-                })?;
-                self.leave("MAP longer than the type it is read into")?;
-                Ok(v)
-            }
+            Atom::List => self.list(visitor),
+            Atom::Map => self.map(visitor),
             Atom::Float(b) if b.len() <= 8 => match crate::float::to_f64_bits(b) {
                 Some(bits) => visitor.visit_f64(f64::from_bits(bits)),
                 None => Err(self.fail(crate::Error::Invalid, at)),
@@ -321,14 +413,64 @@ fn magnitude_u128(magnitude: &[u8]) -> Option<u128> {
     )
 }
 
+/// The integer methods: the inline path of small integers first.
+macro_rules! deserialize_ints {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.int(visitor)
+        }
+    )*};
+}
+
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     type Error = Error;
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        let at = self.pos;
-        let atom = self.atom()?;
-        self.visit(atom, at, visitor)
+        match self.input.get(self.pos) {
+            Some(&(tag::PINT | tag::NINT)) => self.int(visitor),
+            Some(&tag::MAP) => self.container(tag::MAP, visitor),
+            _ => self.container(tag::LIST, visitor),
+        }
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.container(tag::LIST, visitor)
+    }
+
+    #[inline]
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.container(tag::LIST, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.container(tag::LIST, visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.container(tag::MAP, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.container(tag::MAP, visitor)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -412,9 +554,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
     }
 
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f64 char str string
-        unit unit_struct seq tuple tuple_struct map struct identifier
+        bool i128 u128 f64 char str string unit unit_struct identifier
     }
+
+    deserialize_ints!(
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+    );
 }
 
 struct ListAccess<'a, 'de> {

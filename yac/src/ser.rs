@@ -70,6 +70,27 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
         .map_err(|e| e.or_at(ser.position()))
 }
 
+/// Up to this many entries, a MAP out of order is put in order by
+/// insertion; beyond, by a merge sort.
+const SMALL_MAP: usize = 16;
+
+/// Where a MAP entry is in the output.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// Where the entry (its key's tag) starts.
+    start: usize,
+    /// Where its key's payload starts.
+    key: usize,
+    /// The key's length.
+    key_len: usize,
+}
+
+impl Entry {
+    fn key<'b>(&self, out: &'b [u8]) -> &'b [u8] {
+        out.get(self.key..self.key + self.key_len).unwrap_or(&[])
+    }
+}
+
 /// Where [`Serializer`] hands the bytes it streams.
 type Sink<'o> = &'o mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
@@ -84,11 +105,10 @@ pub struct Serializer<'o> {
     sink: Option<Sink<'o>>,
     /// MAPs open.
     open_maps: usize,
-    /// Where each entry of the open MAPs starts in `out`, innermost MAP's
-    /// last.
-    entries: Vec<usize>,
-    /// Reordering space: the entries' ranges, then the MAP's bytes.
-    order: Vec<(usize, usize)>,
+    /// The entries of the open MAPs, innermost MAP's last.
+    entries: Vec<Entry>,
+    /// Reordering space: the entries with their ends, then the MAP's bytes.
+    order: Vec<(Entry, usize)>,
     scratch: Vec<u8>,
 }
 
@@ -140,7 +160,10 @@ impl<'o> Serializer<'o> {
     #[inline(always)]
     fn int(&mut self, t: u8, magnitude: u64) {
         let (w, n) = crate::enc::int_window(t, magnitude);
-        self.out.extend_from_slice(w.get(..n).unwrap_or(&[]));
+        // The whole window in one store, then the atom's length kept.
+        let len = self.out.len();
+        self.out.extend_from_slice(&w);
+        self.out.truncate(len + n);
     }
 
     #[inline(always)]
@@ -175,16 +198,30 @@ impl<'o> Serializer<'o> {
     /// A BIN or STR header and payload.
     #[inline(always)]
     fn string(&mut self, base: u8, payload: &[u8]) {
+        let n = payload.len();
+        if n <= 16 {
+            // Tag and payload built in a window and stored at once: no
+            // call to memcpy for the short strings (keys, mostly).
+            let mut w = [0u8; 24];
+            w[0] = (base & 0xC0) | n as u8;
+            copy_short(&mut w[1..17], payload);
+            let len = self.out.len();
+            self.out.extend_from_slice(&w);
+            self.out.truncate(len + 1 + n);
+            return;
+        }
         let mut head = [0u8; 9];
         let h = crate::enc::string_header(base, payload.len(), &mut head);
-        self.out.reserve(h + payload.len());
-        self.out.extend_from_slice(head.get(..h).unwrap_or(&[]));
+        self.out.reserve(9 + payload.len());
+        let len = self.out.len();
+        self.out.extend_from_slice(&head);
+        self.out.truncate(len + h);
         self.out.extend_from_slice(payload);
     }
 
     #[inline(always)]
     fn str(&mut self, s: &str) -> Result<(), Error> {
-        if s.as_bytes().contains(&0) {
+        if has_nul(s.as_bytes()) {
             return Err(self.fail(crate::Error::BadUtf8));
         }
         self.string(tag::STR, s.as_bytes());
@@ -281,6 +318,47 @@ impl<'o> Serializer<'o> {
         self.byte(tag::MAP);
         self.str(variant)
     }
+}
+
+/// Copies `src` (at most 16 bytes) to the start of `dst` (16 bytes) with
+/// fixed-size moves: two overlapping words for 4 to 16 bytes.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let mut pair = |k: usize| {
+        if let (Some(d), Some(s)) = (dst.get_mut(..k), src.get(..k)) {
+            d.copy_from_slice(s);
+        }
+        let (from, to) = (n - k, n);
+        if let (Some(d), Some(s)) = (dst.get_mut(from..to), src.get(from..to)) {
+            d.copy_from_slice(s);
+        }
+    };
+    match n {
+        8..=16 => pair(8),
+        4..=7 => pair(4),
+        2..=3 => pair(2),
+        1 => pair(1),
+        _ => {}
+    }
+}
+
+/// Whether `b` holds a zero byte: eight bytes at a time (a word has one
+/// when `(x - 0x01..01) & !x & 0x80..80` is not zero).
+#[inline(always)]
+fn has_nul(b: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        if let Ok(w) = <[u8; 8]>::try_from(w) {
+            let x = u64::from_ne_bytes(w);
+            if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+                return true;
+            }
+        }
+    }
+    words.remainder().iter().any(|&c| c == 0)
 }
 
 impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
@@ -528,10 +606,14 @@ impl MapSer<'_, '_> {
         if key.is_empty() {
             return Err(ser.fail(crate::Error::MapBadKey));
         }
-        let at = ser.out.len();
+        let start = ser.out.len();
         ser.str(key)?;
-        ser.entries.push(at);
         let payload = ser.out.len() - key.len();
+        ser.entries.push(Entry {
+            start,
+            key: payload,
+            key_len: key.len(),
+        });
         if self.prev.1 != 0 {
             let prev = ser.out.get(self.prev.0..self.prev.0 + self.prev.1);
             if !prev.is_some_and(|p| key_above(key.as_bytes(), p)) {
@@ -566,26 +648,34 @@ impl MapSer<'_, '_> {
         Ok(())
     }
 
-    /// Reorders the entries by key (a stable sort of their ranges, then one
-    /// copy of the MAP's body); equal keys are refused.
+    /// Reorders the entries by key (an insertion sort of their places,
+    /// then one copy of the MAP's body); equal keys are refused.
     #[cold]
     fn sort(&mut self) -> Result<(), Error> {
         let ser = &mut *self.ser;
         let end = ser.out.len();
-        let starts = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
         let mut order = core::mem::take(&mut ser.order);
         order.clear();
-        for (i, &at) in starts.iter().enumerate() {
-            order.push((at, starts.get(i + 1).copied().unwrap_or(end)));
-        }
         let out = &ser.out[..];
-        let key = |at: usize| crate::atom::string_raw(&out[at..]).map_or(&[][..], |k| k.0);
-        order.sort_by(|a, b| key_cmp(key(a.0), key(b.0)));
+        for (i, e) in entries.iter().enumerate() {
+            let e_end = entries.get(i + 1).map_or(end, |next| next.start);
+            // Insertion into the few entries of a struct; a large MAP is
+            // sorted below.
+            let mut at = order.len();
+            while at > 0 && at + SMALL_MAP > i && key_above(order[at - 1].0.key(out), e.key(out)) {
+                at -= 1;
+            }
+            order.insert(at, (*e, e_end));
+        }
+        if order.len() > SMALL_MAP {
+            order.sort_by(|a, b| key_cmp(a.0.key(out), b.0.key(out)));
+        }
         if let Some(w) = order
             .windows(2)
-            .find(|w| !key_above(key(w[1].0), key(w[0].0)))
+            .find(|w| !key_above(w[1].0.key(out), w[0].0.key(out)))
         {
-            let at = ser.flushed + w[1].0 - ser.base;
+            let at = ser.flushed + w[1].0.start - ser.base;
             ser.order = order;
             return Err(Error::new(
                 ErrorKind::Format(crate::Error::MapUnordered),
@@ -594,8 +684,8 @@ impl MapSer<'_, '_> {
         }
         let mut body = core::mem::take(&mut ser.scratch);
         body.clear();
-        for &(from, to) in &order {
-            body.extend_from_slice(&ser.out[from..to]);
+        for (e, e_end) in &order {
+            body.extend_from_slice(&ser.out[e.start..*e_end]);
         }
         ser.out[self.start..end].copy_from_slice(&body);
         ser.scratch = body;

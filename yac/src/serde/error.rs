@@ -8,8 +8,14 @@ use core::fmt;
 /// Why serializing or deserializing failed, and where: for deserializing
 /// the offset in the input of the atom at fault, for serializing the
 /// number of bytes written when it failed.
+///
+/// One pointer wide (the rest is boxed), so that the `Result`s on the hot
+/// paths stay small.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(alloc::boxed::Box<Inner>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
     kind: ErrorKind,
     offset: usize,
 }
@@ -22,8 +28,8 @@ pub enum ErrorKind {
     Format(crate::Error),
     /// The input ends inside an item: it was cut short.
     Truncated,
-    /// A complete input holds a BIN or STR whose length runs past its end:
-    /// the length is corrupt (or the input was cut inside the payload).
+    /// A BIN or STR whose whole header states a length that runs past the
+    /// input's end: a corrupt length, or an input cut inside the payload.
     LengthPastEnd {
         /// The payload length the header states.
         declared: u64,
@@ -71,19 +77,20 @@ impl Eq for IoError {}
 pub(crate) const UNKNOWN: usize = usize::MAX;
 
 impl Error {
+    #[cold]
     pub(crate) fn new(kind: ErrorKind, offset: usize) -> Self {
-        Error { kind, offset }
+        Error(alloc::boxed::Box::new(Inner { kind, offset }))
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// Byte offset: of the atom at fault in the input when deserializing,
     /// of the output's end when serializing.
     pub fn offset(&self) -> usize {
-        self.offset
+        self.0.offset
     }
 
     /// The core error that says what rule was broken, when there is one
@@ -91,7 +98,7 @@ impl Error {
     /// input's end [`crate::Error::LenTooBig`], `-0.0`
     /// [`crate::Error::FloatNonMinimal`]).
     pub fn format_error(&self) -> Option<crate::Error> {
-        match self.kind {
+        match self.0.kind {
             ErrorKind::Format(e) => Some(e),
             ErrorKind::Truncated => Some(crate::Error::NotEnough(1)),
             ErrorKind::LengthPastEnd { .. } => Some(crate::Error::LenTooBig),
@@ -103,8 +110,8 @@ impl Error {
 
     /// The error with its offset set to `at` unless it has one.
     pub(crate) fn or_at(mut self, at: usize) -> Error {
-        if self.offset == UNKNOWN {
-            self.offset = at;
+        if self.0.offset == UNKNOWN {
+            self.0.offset = at;
         }
         self
     }
@@ -117,12 +124,12 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
+        match &self.0.kind {
             ErrorKind::Format(e) => write!(f, "{e}")?,
             ErrorKind::Truncated => f.write_str("the input ends inside an item")?,
             ErrorKind::LengthPastEnd { declared, left } => write!(
                 f,
-                "corrupt length: {declared} bytes stated where {left} are left"
+                "corrupt length (or cut input): {declared} bytes stated where {left} are left"
             )?,
             ErrorKind::TrailingBytes => f.write_str("bytes after the value")?,
             ErrorKind::KeyNotString => f.write_str("MAP key is not a string")?,
@@ -139,8 +146,8 @@ impl fmt::Display for Error {
             }
             ErrorKind::Message(m) => f.write_str(m)?,
         }
-        if self.offset != UNKNOWN {
-            write!(f, " at offset {}", self.offset)?;
+        if self.0.offset != UNKNOWN {
+            write!(f, " at offset {}", self.0.offset)?;
         }
         Ok(())
     }
@@ -149,7 +156,7 @@ impl fmt::Display for Error {
 #[cfg(feature = "std")]
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
+        match &self.0.kind {
             ErrorKind::Format(e) => Some(e),
             ErrorKind::Io(e) => Some(&*e.0),
             _ => None,
@@ -195,7 +202,7 @@ impl From<std::io::Error> for Error {
 #[cfg(feature = "std")]
 impl From<Error> for std::io::Error {
     fn from(e: Error) -> std::io::Error {
-        if let ErrorKind::Io(io) = &e.kind {
+        if let ErrorKind::Io(io) = e.kind() {
             return std::io::Error::new(io.0.kind(), e.to_string());
         }
         std::io::Error::new(std::io::ErrorKind::InvalidData, e)

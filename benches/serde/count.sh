@@ -1,0 +1,34 @@
+#!/bin/sh
+# Instruction counts (valgrind callgrind) of one typed serde operation per
+# format and document: the instructions inside the program's timing loop
+# (`run`, N runs) divided by N. Deterministic, unlike timings.
+#   benches/serde/count.sh [DATA_DIR]      # or DOCS="canada-map" FORMATS="yac rmp-serde" OPS="ser"
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+data=${1:-$here/../../../shared/data}
+N=${N:-3}
+DOCS=${DOCS:-"canada-list canada-map licenses (String)|licenses (&str)"}
+FORMATS=${FORMATS:-"yac rmp-serde ciborium serde_json postcard"}
+OPS=${OPS:-"ser de"}
+(cd "$here" && cargo build --release --quiet)
+bin=$here/target/release/yac-serde-bench
+count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='yac_serde_bench::run' "$bin" --one "$1" "$2" "$3" "$4" "$data" 2>&1 |
+        sed -n 's/.*Collected : *//p'
+}
+printf '| document | op |'; for f in $FORMATS; do printf ' %s |' "$f"; done; echo
+echo "$DOCS" | sed 's/ \(canada\|licenses\)/\n\1/g; s/|/\n/g' | while read -r doc; do
+    [ -n "$doc" ] || continue
+    for op in $OPS; do
+        printf '| %s | %s |' "$doc" "$op"
+        for f in $FORMATS; do
+            if [ "$f" = ciborium ] && [ "$doc" = "licenses (&str)" ] ||
+               [ "$f" = postcard ] && [ "${doc#canada}" != "$doc" ]; then
+                printf ' - |'; continue
+            fi
+            full=$(count "$doc" "$f" "$op" "$N")
+            printf ' %s |' $(( full / N ))
+        done
+        echo
+    done
+done
