@@ -102,6 +102,9 @@ fn read_item<R: std::io::Read>(mut reader: R, buf: &mut Vec<u8>) -> Result<(), E
     }
 }
 
+/// An extension atom's kind and bytes.
+type ExtAtom<'de> = (Ext, Cow<'de, [u8]>);
+
 /// The serde deserializer over a byte slice. Use [`from_slice`].
 pub struct Deserializer<'de> {
     input: &'de [u8],
@@ -323,7 +326,7 @@ impl<'de> Deserializer<'de> {
 
     /// The extension atom `atom` stands for, and its bytes; `None` for
     /// the atoms serde has a type for.
-    fn ext(&mut self, atom: &Atom<'de>) -> Result<Option<(Ext, Cow<'de, [u8]>)>, Error> {
+    fn ext(&mut self, atom: &Atom<'de>) -> Result<Option<ExtAtom<'de>>, Error> {
         Ok(Some(match *atom {
             Atom::Hexlet(h) => (Ext::Hexlet, Cow::Borrowed(&h[..])),
             Atom::Tai64(t) => (Ext::Tai64, Cow::Borrowed(t)),

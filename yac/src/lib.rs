@@ -1,13 +1,87 @@
 //! yac: the YAC (KEKS) binary serialisation format.
 //!
 //! A `no_std` core that needs no allocator does all decoding, validation and
-//! encoding. The C library (the workspace's root package, `libyac.a` +
-//! `yac.h`) is a thin `extern "C"` layer over this crate.
+//! encoding; the C library (`libyac.a` + `yac.h`) is a thin `extern "C"`
+//! layer over it. Every value has exactly one encoding (sorted MAP keys,
+//! shortest integers and floats, UTF-8 strings), so documents can be
+//! hashed and signed.
+//!
+//! # serde (feature `serde`)
+//!
+//! [`to_vec`], [`append_to_vec`], [`to_writer`] and [`from_slice`],
+//! [`from_reader`], as in serde_json; the data-model mapping and the
+//! `#[serde(with = ...)]` helpers for the format's own types (TAI64,
+//! HEXLET, MAGIC, UUIDs) are in [`mod@serde`]. Errors convert to and from
+//! [`Error`] and `std::io::Error`, so `?` works across them.
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use serde::{Deserialize, Serialize};
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct Point<'a> {
+//!     name: &'a str, // borrowed from the input: zero-copy
+//!     xy: (i32, i32),
+//! }
+//! let doc = yac::to_vec(&Point { name: "a", xy: (1, -2) })?;
+//! assert_eq!(yac::from_slice::<Point>(&doc)?, Point { name: "a", xy: (1, -2) });
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Values of any shape (feature `alloc`)
+//!
+//! [`Value`] holds any item (every type of the format, integers and floats
+//! of any width); [`value!`] builds one.
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! let v = yac::value!({"id": 7, "tags": ["x", null]});
+//! let doc = yac::to_vec(&v)?;
+//! let back: yac::Value = yac::from_slice(&doc)?;
+//! assert_eq!(back["tags"][0].as_str(), Some("x"));
+//! # }
+//! # Ok::<(), yac::serde::Error>(())
+//! ```
+//!
+//! # Without an allocator
+//!
+//! [`atom::decode`] reads one item; [`validate::validate`] checks a whole
+//! document with a caller-sized stack; [`items::Items`] parses a document
+//! into a tree in a caller's node pool (and edits and encodes it);
+//! [`enc::Writer`] writes documents into a caller's buffer, canonical by
+//! construction.
+//!
+//! ```
+//! use yac::{atom, enc::Writer, items::{Item, Items}, Atom};
+//! let mut buf = [0u8; 32];
+//! let mut w = Writer::new(&mut buf);
+//! w.map()?;
+//! w.str("n")?;
+//! w.uint(5)?;
+//! w.eoc()?;
+//! let n = w.finish()?;
+//! let doc = &buf[..n];
+//! assert_eq!(atom::decode(doc)?, (Atom::Map, 1));
+//!
+//! let mut levels = [0usize; 8];
+//! let mut off = 0;
+//! yac::validate::validate(doc, &mut off, &mut levels, Default::default())?;
+//!
+//! let mut pool = [Item::default(); 8];
+//! let mut items = Items::new(&mut pool);
+//! let root = items.parse_doc(doc)?;
+//! assert_eq!(items.at(root).get("n").map(|n| n.as_u64()), Some(Ok(5)));
+//! # Ok::<(), yac::Error>(())
+//! ```
 //!
 //! Modules, one concept each: [`error`], [`atom`] (decoding one item),
 //! [`enc`] (encoding atoms), [`writer`] (writing whole documents), [`items`]
 //! (the tree), [`validate`] (validation without a tree), [`utf8`],
-//! [`float`], [`tai64`].
+//! [`float`], [`tai64`]; with `serde`, [`ser`], [`de`] and [`mod@serde`].
+//!
+//! Features: `std` (default: `std::error::Error`, `to_writer`,
+//! `from_reader`, run-time SIMD for UTF-8), `alloc` ([`Value`]), `serde`,
+//! `uuid` (`uuid::Uuid` fields as HEXLETs), `size-first` (smallest code).
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]

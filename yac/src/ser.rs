@@ -358,7 +358,7 @@ fn has_nul(b: &[u8]) -> bool {
             }
         }
     }
-    words.remainder().iter().any(|&c| c == 0)
+    words.remainder().contains(&0)
 }
 
 impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {

@@ -122,6 +122,129 @@ impl Value {
             _ => None,
         }
     }
+
+    /// The entries of a MAP.
+    pub fn as_map(&self) -> Option<&[(String, Value)]> {
+        match self {
+            Value::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// TRUE or FALSE.
+    pub fn as_bool(&self) -> Option<bool> {
+        match *self {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a BIN or of a BLOB's chunks.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Value::Bin(b) | Value::Blob { data: b, .. } => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The 16 bytes of a HEXLET.
+    pub fn as_hexlet(&self) -> Option<&[u8; 16]> {
+        match self {
+            Value::Hexlet(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Whether this is NIL.
+    pub fn is_nil(&self) -> bool {
+        matches!(self, Value::Nil)
+    }
+
+    /// Whether this is a STR.
+    pub fn is_str(&self) -> bool {
+        matches!(self, Value::Str(_))
+    }
+
+    /// Whether this is an integer (of any size).
+    pub fn is_integer(&self) -> bool {
+        matches!(self, Value::Uint(_) | Value::Nint(_) | Value::BigInt { .. })
+    }
+
+    /// Whether this is a LIST.
+    pub fn is_list(&self) -> bool {
+        matches!(self, Value::List(_))
+    }
+
+    /// Whether this is a MAP.
+    pub fn is_map(&self) -> bool {
+        matches!(self, Value::Map(_))
+    }
+
+    /// A MAP of `entries`, put in the format's key order (what decoding
+    /// gives, so that the two compare equal); [`value!`](crate::value!)
+    /// builds its MAPs with it.
+    pub fn map(mut entries: Vec<(String, Value)>) -> Value {
+        entries.sort_by(|a, b| crate::items::key_cmp(a.0.as_bytes(), b.0.as_bytes()));
+        Value::Map(entries)
+    }
+}
+
+/// NIL, what indexing gives for a key or index that is not there.
+static NIL: Value = Value::Nil;
+
+impl core::ops::Index<&str> for Value {
+    type Output = Value;
+    /// The value of `key` in a MAP; NIL when absent or not a MAP (as
+    /// `serde_json::Value` does), so that `v["a"]["b"]` never panics.
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or(&NIL)
+    }
+}
+
+impl core::ops::Index<usize> for Value {
+    type Output = Value;
+    /// Item `i` of a LIST; NIL when out of range or not a LIST.
+    fn index(&self, i: usize) -> &Value {
+        self.as_list().and_then(|l| l.get(i)).unwrap_or(&NIL)
+    }
+}
+
+/// Builds a [`Value`] in a JSON-like syntax: `null`, `[...]`, `{"key":
+/// value, ...}` (MAP keys are string literals; the MAP is put in key
+/// order), and any expression a `Value` comes `From` (a negative number
+/// or an operation in parentheses: `(-1)`).
+///
+/// ```
+/// use yac::{value, Value};
+/// let v = value!({"name": "Ann", "tags": ["a", (-1), null], "ok": true});
+/// assert_eq!(v["tags"][1], Value::Nint(-1));
+/// assert_eq!(v["name"].as_str(), Some("Ann"));
+/// assert!(v["missing"].is_nil());
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(yac::from_slice::<Value>(&yac::to_vec(&v).unwrap()).unwrap(), v);
+/// ```
+#[macro_export]
+macro_rules! value {
+    (null) => {
+        $crate::Value::Nil
+    };
+    ([ $($item:tt),* $(,)? ]) => {
+        $crate::Value::List($crate::value::__private::Vec::from([$($crate::value!($item)),*]))
+    };
+    ({ $($key:literal : $item:tt),* $(,)? }) => {
+        $crate::Value::map($crate::value::__private::Vec::from([$(
+            ($crate::value::__private::String::from($key), $crate::value!($item))
+        ),*]))
+    };
+    ($other:expr) => {
+        $crate::Value::from($other)
+    };
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use alloc::string::String;
+    pub use alloc::vec::Vec;
 }
 
 impl From<bool> for Value {
@@ -143,6 +266,60 @@ impl From<i64> for Value {
             Ok(u) => Value::Uint(u),
             Err(_) => Value::Nint(v),
         }
+    }
+}
+
+/// The integer types below 64 bits, as their 64-bit kin.
+macro_rules! from_small_ints {
+    ($($t:ty => $via:ty),*) => {$(
+        impl From<$t> for Value {
+            fn from(v: $t) -> Value {
+                Value::from(<$via>::from(v))
+            }
+        }
+    )*};
+}
+
+from_small_ints!(u8 => u64, u16 => u64, u32 => u64, i8 => i64, i16 => i64, i32 => i64);
+
+impl From<u128> for Value {
+    /// `Uint` when it fits, else a `BigInt`.
+    fn from(v: u128) -> Value {
+        match u64::try_from(v) {
+            Ok(u) => Value::Uint(u),
+            Err(_) => Value::BigInt {
+                negative: false,
+                magnitude: crate::enc::strip_zeros(&v.to_be_bytes()).to_vec(),
+            },
+        }
+    }
+}
+
+impl From<i128> for Value {
+    /// `Uint`/`Nint` when it fits, else a `BigInt`.
+    fn from(v: i128) -> Value {
+        match (u128::try_from(v), i64::try_from(v)) {
+            (Ok(u), _) => Value::from(u),
+            (_, Ok(i)) => Value::Nint(i),
+            _ => Value::BigInt {
+                negative: true,
+                magnitude: crate::enc::strip_zeros(&((-1 - v) as u128).to_be_bytes()).to_vec(),
+            },
+        }
+    }
+}
+
+impl From<[u8; 16]> for Value {
+    /// A HEXLET.
+    fn from(v: [u8; 16]) -> Value {
+        Value::Hexlet(v)
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    /// NIL for `None`.
+    fn from(v: Option<T>) -> Value {
+        v.map_or(Value::Nil, Into::into)
     }
 }
 

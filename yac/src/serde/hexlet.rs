@@ -8,7 +8,7 @@
 //!     id: [u8; 16],
 //! }
 //! let doc = yac::to_vec(&Key { id: [0xAB; 16] })?;
-//! assert_eq!(&doc[3..5], [0x04, 0xAB]); // MAP, "id", HEXLET
+//! assert_eq!(&doc[3..6], [b'd', 0x04, 0xAB]); // MAP, "id", HEXLET
 //! assert_eq!(yac::from_slice::<Key>(&doc)?.id, [0xAB; 16]);
 //! # Ok::<(), yac::serde::Error>(())
 //! ```

@@ -9,7 +9,7 @@
 //! }
 //! let id = uuid::Uuid::from_u128(0x0e875e3f_d385_49eb_87b4_be42d641c367);
 //! let doc = yac::to_vec(&Row { id })?;
-//! assert_eq!(&doc[3..6], [0x04, 0x0E, 0x87]);
+//! assert_eq!(&doc[4..7], [0x04, 0x0E, 0x87]);
 //! assert_eq!(yac::from_slice::<Row>(&doc)?.id, id);
 //! # Ok::<(), yac::serde::Error>(())
 //! ```
