@@ -7,7 +7,7 @@ use std::vec::Vec;
 
 use super::*;
 use crate::atom::Atom;
-use crate::enc::Writer;
+use crate::writer::Writer;
 
 mod edits13;
 mod encode_diff;
