@@ -1,23 +1,14 @@
-//! libyac: the C library of the YAC (KEKS) binary serialisation format.
+//! libyac: the C library of the YAC (KEKS) binary serialisation format,
+//! built as `libyac.a` and `libyac.so`.
 //!
-//! The `yac` crate (yac/) does all decoding, validation and encoding;
-//! [`ffi`] is a thin `extern "C"` layer over it, from which cbindgen
-//! generates `include/yac.h`. Built as staticlib + cdylib only (libyac.a,
-//! libyac.so); testkit/libyac-rlib compiles the same sources as an rlib
-//! for the tests and the fuzz targets.
-//!
-//! # Safety contract of the C API
-//! Every pointer/length pair handed to a C entry point must describe memory
-//! that is readable (or, for output buffers, writable) for that many bytes
-//! for the duration of the call, or be NULL (which gives `YACErrInvalid`).
-//! No entry point keeps a pointer beyond the call unless its documentation
-//! says so; none allocates; none panics into C.
+//! A thin wrapper: the `extern "C"` functions are the `yac_capi` crate's
+//! (capi/), an rlib that Rust tests and fuzzers link directly. Linking it
+//! here puts its `#[no_mangle]` functions into the static and shared
+//! libraries, which export exactly those.
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_op_in_unsafe_fn)]
-#![warn(missing_docs)]
 
-pub mod ffi;
+pub use yac_capi::*;
 
 /// A freestanding build has no std to supply the panic handler. Panics are
 /// unreachable by construction (and checked by a symbol test); should one

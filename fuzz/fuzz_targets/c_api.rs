@@ -15,12 +15,12 @@ use std::ptr::{null, null_mut};
 
 use yac_testkit::input::Input;
 use libfuzzer_sys::fuzz_target;
-use libyac::ffi::atom::{YACAtom, YACAtomDecode};
-use libyac::ffi::enc::*;
-use libyac::ffi::items::*;
-use libyac::ffi::items_edits::*;
-use libyac::ffi::tai64::*;
-use libyac::ffi::{YACErr, YACErr2Str};
+use yac_capi::ffi::atom::{YACAtom, YACAtomDecode};
+use yac_capi::ffi::enc::*;
+use yac_capi::ffi::items::*;
+use yac_capi::ffi::items_edits::*;
+use yac_capi::ffi::tai64::*;
+use yac_capi::ffi::{YACErr, YACErr2Str};
 use yac::items::{Item, NONE};
 
 /// Old pools stay alive until the end of the run (the tree may still point

@@ -1,5 +1,5 @@
 //! The public structs' layouts, asserted at compile time. The header
-//! asserts the same numbers (`src/ffi/header/layout.h`, appended to
+//! asserts the same numbers (`capi/src/ffi/header/layout.h`, appended to
 //! `yac.h`), so a library and a header that disagree cannot both build.
 //! One layout per pointer width: every field has a fixed width, and no C
 //! enum type is part of any struct, out-parameter or return value.
