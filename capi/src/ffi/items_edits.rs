@@ -327,7 +327,7 @@ pub unsafe extern "C" fn YACItemsMapAppend(
 /// # Safety
 /// `cur` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn YACCursorParent(cur: *const YACCursor) -> u32 {
+pub unsafe extern "C" fn YACItemsCursorParent(cur: *const YACCursor) -> u32 {
     // SAFETY: per the contract.
     unsafe { cur.as_ref() }.map_or(NONE, |c| c.get().parent())
 }
@@ -338,7 +338,7 @@ pub unsafe extern "C" fn YACCursorParent(cur: *const YACCursor) -> u32 {
 /// # Safety
 /// `cur` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn YACCursorPrev(cur: *const YACCursor) -> u32 {
+pub unsafe extern "C" fn YACItemsCursorPrev(cur: *const YACCursor) -> u32 {
     // SAFETY: per the contract.
     unsafe { cur.as_ref() }.map_or(NONE, |c| c.get().prev())
 }
