@@ -18,7 +18,7 @@ use libfuzzer_sys::fuzz_target;
 use yac_capi::ffi::atom::{YACAtom, YACAtomDecode};
 use yac_capi::ffi::enc::*;
 use yac_capi::ffi::items::*;
-use yac_capi::ffi::items_edits::*;
+use yac_capi::ffi::cursor::*;
 use yac_capi::ffi::tai64::*;
 use yac_capi::ffi::{YACErr, YACErr2Str};
 use yac::items::{Item, NONE};

@@ -7,9 +7,9 @@
 use core::mem::{align_of, offset_of, size_of};
 
 use super::atom::{YACAtom, YACAtomValue, YACBytes};
-use super::build::YACArena;
+use super::builder::YACArena;
+use super::cursor::YACCursor;
 use super::items::{YACItems, YACWalk};
-use super::items_edits::YACCursor;
 use super::writer::{YACWriter, YACWriterLevel};
 use super::{YACErr, YACItemType};
 use yac::items::{Cursor, Item, ItemValue, Links, ParseState, WalkState};

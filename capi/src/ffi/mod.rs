@@ -17,10 +17,11 @@ use yac::atom::ItemType;
 use yac::error::Error;
 
 pub mod atom;
-pub mod build;
+pub mod builder;
 pub mod enc;
 pub mod items;
-pub mod items_edits;
+// After `items`: cbindgen emits the declarations in module order.
+pub mod cursor;
 mod layout;
 pub mod tai64;
 pub mod validate;

@@ -1,8 +1,9 @@
-//! C API of the tree's safety net (issue 13): whether a parse is
-//! unfinished (`YACItemsParsing`), the invariant checker (`YACItemsCheck`)
-//! and cursors (`struct YACCursor`, `YACItemsCursor*`, `YACItemsMapAppend`):
-//! positions the tree itself hands out, for O(1) insertion, removal and
-//! replacement anywhere in a list and O(1) append.
+//! C API of cursors (`struct YACCursor`, `YACItemsCursor*`,
+//! `YACItemsMapAppend`) and of what keeps edits safe: whether a parse is
+//! unfinished (`YACItemsParsing`) and the invariant checker
+//! (`YACItemsCheck`). Cursors are positions the tree itself hands out, for
+//! O(1) insertion, removal and replacement anywhere in a list and O(1)
+//! append.
 
 use core::ffi::c_char;
 
