@@ -182,7 +182,7 @@ pub type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
 /// The writer over borrowed parts: what every operation runs on. The Rust
 /// [`Writer`] and the C `struct YACWriter` both lend their parts to it.
-#[doc(hidden)] // For the C library (src/ffi/writer.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/writer.rs); not Rust API.
 pub struct Core<'x, 's> {
     pub buf: &'x mut [u8],
     pub levels: &'x mut [Level],

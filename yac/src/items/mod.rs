@@ -110,7 +110,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
     /// `state` must be the state those calls left.
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn from_parts(
         pool: &'p mut [Item],
         len: u32,
@@ -126,7 +126,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
 
     /// The parser's state between calls (the C layer keeps it in `struct
     /// YACItems`, and gives it back to [`Items::from_parts`]).
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub fn parse_state(&self) -> ParseState {
         self.state
     }
@@ -216,7 +216,7 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
     /// The nodes must have been made by this module (parse or edits) for
     /// input living for `'a`, unchanged since, and `state` the state those
     /// calls left.
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn view_parts(nodes: &'p [Item], len: u32, state: ParseState) -> Self {
         let len = len.min(nodes.len().min(MAX_NODES) as u32);
         Items {
