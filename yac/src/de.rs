@@ -23,7 +23,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
 use crate::atom::{tag, Atom};
-use crate::items::{chunk_fits, key_above};
+use crate::rules::{chunk_fits, key_above};
 use crate::serde::ext::{Ext, EXT};
 pub use crate::serde::{Error, ErrorKind};
 

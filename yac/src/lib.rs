@@ -48,11 +48,11 @@
 //! [`atom::decode`] reads one item; [`validate::validate`] checks a whole
 //! document with a caller-sized stack; [`items::Items`] parses a document
 //! into a tree in a caller's node pool (and edits and encodes it);
-//! [`enc::Writer`] writes documents into a caller's buffer, canonical by
+//! [`Writer`] writes documents into a caller's buffer, canonical by
 //! construction.
 //!
 //! ```
-//! use yac::{atom, enc::Writer, items::{Item, Items}, Atom};
+//! use yac::{atom, items::{Item, Items}, Atom, Writer};
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.map()?;
@@ -74,10 +74,13 @@
 //! # Ok::<(), yac::Error>(())
 //! ```
 //!
-//! Modules, one concept each: [`error`], [`atom`] (decoding one item),
-//! [`enc`] (encoding atoms), [`writer`] (writing whole documents), [`items`]
-//! (the tree), [`validate`] (validation without a tree), [`utf8`],
-//! [`float`], [`tai64`]; with `serde`, [`ser`], [`de`] and [`mod@serde`].
+//! Modules, one concept each, from the ground up: [`error`]; the rules of
+//! single values, [`utf8`], [`float`], [`tai64`]; one atom at a time,
+//! [`atom`] (decoding) and [`enc`] (encoding); [`rules`], the format's
+//! rules above the atom (MAP key order, BLOB chunk fit, leading zeros, the
+//! parse options); and their users: [`validate`] (validation without a
+//! tree), [`items`] (the tree), [`writer`] (writing whole documents); with
+//! `serde`, [`ser`], [`de`] and [`mod@serde`].
 //!
 //! Features: `std` (default: `std::error::Error`, `to_writer`,
 //! `from_reader`, run-time SIMD for UTF-8), `alloc` ([`Value`]), `serde`,
@@ -95,6 +98,7 @@ pub mod enc;
 pub mod error;
 pub mod float;
 pub mod items;
+pub mod rules;
 pub mod tai64;
 pub mod utf8;
 pub mod validate;
@@ -122,6 +126,7 @@ pub use ser::to_writer;
 pub use ser::{append_to_vec, to_vec};
 #[cfg(feature = "alloc")]
 pub use value::Value;
+pub use writer::Writer;
 
 /// The README's Rust examples, compiled and run as doc tests (with the
 /// `serde` feature, which one of them uses).

@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use crate::atom::{tag, Atom};
-use crate::items::{chunk_fits, key_above, key_cmp};
+use crate::rules::{chunk_fits, key_above, key_cmp, strip_zeros};
 use crate::serde::error::UNKNOWN;
 use crate::serde::ext::{Ext, EXT};
 pub use crate::serde::{Error, ErrorKind};
@@ -192,7 +192,7 @@ impl<'o> Serializer<'o> {
 
     fn bigint(&mut self, t: u8, magnitude: &[u8]) {
         self.byte(t);
-        self.string(tag::BIN, crate::enc::strip_zeros(magnitude));
+        self.string(tag::BIN, strip_zeros(magnitude));
     }
 
     /// A BIN or STR header and payload.

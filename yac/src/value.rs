@@ -184,7 +184,7 @@ impl Value {
     /// gives, so that the two compare equal); [`value!`](crate::value!)
     /// builds its MAPs with it.
     pub fn map(mut entries: Vec<(String, Value)>) -> Value {
-        entries.sort_by(|a, b| crate::items::key_cmp(a.0.as_bytes(), b.0.as_bytes()));
+        entries.sort_by(|a, b| crate::rules::key_cmp(a.0.as_bytes(), b.0.as_bytes()));
         Value::Map(entries)
     }
 }
@@ -289,7 +289,7 @@ impl From<u128> for Value {
             Ok(u) => Value::Uint(u),
             Err(_) => Value::BigInt {
                 negative: false,
-                magnitude: crate::enc::strip_zeros(&v.to_be_bytes()).to_vec(),
+                magnitude: crate::rules::strip_zeros(&v.to_be_bytes()).to_vec(),
             },
         }
     }
@@ -303,7 +303,7 @@ impl From<i128> for Value {
             (_, Ok(i)) => Value::Nint(i),
             _ => Value::BigInt {
                 negative: true,
-                magnitude: crate::enc::strip_zeros(&((-1 - v) as u128).to_be_bytes()).to_vec(),
+                magnitude: crate::rules::strip_zeros(&((-1 - v) as u128).to_be_bytes()).to_vec(),
             },
         }
     }
@@ -384,8 +384,7 @@ mod serde_impls {
 
     /// `v`'s big-endian bytes without leading zeros.
     fn trim(v: &[u8]) -> Vec<u8> {
-        let zeros = v.iter().take_while(|&&b| b == 0).count();
-        v[zeros..].to_vec()
+        crate::rules::strip_zeros(v).to_vec()
     }
 
     fn magnitude_u128(m: &[u8]) -> Option<u128> {

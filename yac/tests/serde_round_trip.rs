@@ -295,7 +295,7 @@ struct Stamped {
 #[test]
 fn tai64_hexlet_and_magic_from_the_core_writer_read_into_typed_fields() {
     let mut buf = [0u8; 128];
-    let mut w = yac::enc::Writer::new(&mut buf);
+    let mut w = yac::Writer::new(&mut buf);
     w.map().unwrap();
     w.str("at").unwrap();
     w.tai64_utc(1_732_105_148, 921_772_500).unwrap();
