@@ -22,10 +22,10 @@ echo "$DOCS" | sed 's/ \(canada\|licenses\)/\n\1/g; s/|/\n/g' | while read -r do
     for op in $OPS; do
         printf '| %s | %s |' "$doc" "$op"
         for f in $FORMATS; do
-            if [ "$f" = ciborium ] && [ "$doc" = "licenses (&str)" ] ||
-               [ "$f" = postcard ] && [ "${doc#canada}" != "$doc" ]; then
-                printf ' - |'; continue
-            fi
+            # ciborium cannot borrow &str; postcard has no deserialize_any.
+            case "$f/$doc" in
+                "ciborium/licenses (&str)" | postcard/canada*) printf ' - |'; continue ;;
+            esac
             full=$(count "$doc" "$f" "$op" "$N")
             printf ' %s |' $(( full / N ))
         done
