@@ -34,11 +34,9 @@ pub fn kind_of(e: Error) -> Kind {
         Error::MapUnordered => Kind::MapUnordered,
         Error::UnexpectedEoc => Kind::UnexpectedEoc,
         Error::DeepRecursion => Kind::DeepRecursion,
-        Error::NoMem
-        | Error::Invalid
-        | Error::Unclosed
-        | Error::WrongClose
-        | Error::SecondRoot => panic!("atom decoder returned {e:?}"),
+        Error::NoMem | Error::Invalid | Error::Unclosed | Error::WrongClose | Error::SecondRoot => {
+            panic!("atom decoder returned {e:?}")
+        }
     }
 }
 

@@ -537,7 +537,9 @@ impl Core<'_, '_> {
             StrRole::SortedKey => {
                 let h = self.st.hot;
                 let in_buf = self.buf.get(..h.pos).unwrap_or(&[]);
-                if h.key_len > 0 && !key_at(in_buf, h.key, h.key_len).is_some_and(|p| key_above(s, p)) {
+                if h.key_len > 0
+                    && !key_at(in_buf, h.key, h.key_len).is_some_and(|p| key_above(s, p))
+                {
                     self.st.hot.top |= UNSORTED;
                 }
                 self.st.hot.top |= 1;
@@ -554,7 +556,11 @@ impl Core<'_, '_> {
     fn store_key(&mut self, s: &[u8]) {
         let slot = self.st.hot.key;
         let end = slot.saturating_add(s.len());
-        let store: &mut [u8] = if self.keys.is_empty() { self.buf } else { self.keys };
+        let store: &mut [u8] = if self.keys.is_empty() {
+            self.buf
+        } else {
+            self.keys
+        };
         let fits = match store.get_mut(slot..end) {
             Some(d) => {
                 copy(d, s);
@@ -602,12 +608,14 @@ impl Core<'_, '_> {
         let own = self.st.total();
         self.put_byte(if top == T_LIST { tag::LIST } else { tag::MAP })?;
         // Where the keys go is known once the tag is written (running out
-        // of room makes the buffer the key area).
+        // of room makes the buffer the key area). Without a slot, `key`
+        // means nothing until the first key and is left as it is, as the
+        // inline calls do.
         let (top, key) = match top {
             T_MAP_KEY if self.key_store().is_some() => {
                 (T_MAP_KEY | AREA, self.st.keys_top as usize)
             }
-            _ => (top, 0),
+            _ => (top, self.st.hot.key),
         };
         self.push(own, top, key)
     }

@@ -65,4 +65,3 @@ pub(crate) fn sort_pairs(region: &mut [u8]) -> Result<(), Error> {
     }
     Ok(())
 }
-

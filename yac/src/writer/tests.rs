@@ -304,11 +304,7 @@ fn every_refusal() {
             |w| w.list(),
             Error::DeepRecursion,
         ),
-        (
-            |w| w.list(),
-            |w| w.finish().map(|_| ()),
-            Error::Unclosed,
-        ),
+        (|w| w.list(), |w| w.finish().map(|_| ()), Error::Unclosed),
         (|w| w.list(), |w| w.map_close(), Error::WrongClose),
         (|w| w.map_sorted(), |w| w.list_close(), Error::WrongClose),
         (|w| w.uint(1), |w| w.uint(2), Error::SecondRoot),
@@ -389,7 +385,12 @@ fn key_order_checked_past_the_buffer() {
             let r = doc(&mut w);
             if cap >= 4 {
                 assert_eq!(r, Err(Error::MapUnordered), "cap {cap}");
-                assert_eq!(w.failure().map(|f| (f.call, f.depth)), Some((15, 1)), "cap {cap} area {}", w.st.hot.area);
+                assert_eq!(
+                    w.failure().map(|f| (f.call, f.depth)),
+                    Some((15, 1)),
+                    "cap {cap} area {}",
+                    w.st.hot.area
+                );
             }
         }
     }
