@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -18,58 +19,7 @@
 #include "yac.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define DEPTH 8
-#define CAP 1024
-#define OUT (64 * 1024)
-
-enum OpKind {
-  OP_UINT,
-  OP_SINT,
-  OP_NIL,
-  OP_BOOL,
-  OP_STR,
-  OP_BIN,
-  OP_LIST,
-  OP_MAP,
-  OP_LIST_CLOSE,
-  OP_MAP_CLOSE,
-  OP_SORTED,
-  OP_BLOB,
-  OP_FLOAT,
-  OP_KINDS
-};
-
-struct Op {
-  enum OpKind kind;
-  uint64_t u;
-  const char *s;
-  size_t n;
-};
-
-struct Sink {
-  unsigned char out[OUT];
-  size_t len;
-};
-
-static uint32_t sink(void *ctx, const unsigned char *buf, size_t len) {
-  struct Sink *s = ctx;
-  if (len > sizeof s->out - s->len) {
-    return YACErrNoMem;
-  }
-  memcpy(s->out + s->len, buf, len);
-  s->len += len;
-  return YACErrNo;
-}
-
-/* Two writers set up alike: [0] takes the inline calls, [1] the
- * exported ones. */
-struct Pair {
-  struct YACWriter w[2];
-  unsigned char buf[2][CAP];
-  struct YACWriterLevel levels[2][DEPTH];
-  unsigned char keys[2][256];
-  struct Sink sink[2];
-};
+#include "writer_pair.h"
 
 struct Setup {
   size_t cap; /* SIZE_MAX: count-only */
@@ -77,10 +27,10 @@ struct Setup {
 };
 
 static const struct Setup setups[] = {
-    {CAP, false, false}, {0, false, false},  {5, false, false},
-    {40, false, false},  {200, false, false}, {CAP, true, false},
+    {PAIR_CAP, false, false}, {0, false, false},  {5, false, false},
+    {40, false, false},  {200, false, false}, {PAIR_CAP, true, false},
     {40, true, false},   {64, false, true},   {16, true, true},
-    {CAP, true, true},   {SIZE_MAX, false, false}, {SIZE_MAX, true, false},
+    {PAIR_CAP, true, true},   {SIZE_MAX, false, false}, {SIZE_MAX, true, false},
 };
 
 static void pair_init(struct Pair *p, const struct Setup *su) {
@@ -100,71 +50,6 @@ static void pair_init(struct Pair *p, const struct Setup *su) {
       YACWriterSetFlush(&p->w[k], sink, &p->sink[k]);
     }
   }
-}
-
-static YACErr apply(struct YACWriter *w, const struct Op *op, bool inl) {
-  const unsigned char *b = (const unsigned char *)op->s;
-  switch (op->kind) {
-  case OP_UINT:
-    return inl ? YACWriterUintInline(w, op->u) : YACWriterUint(w, op->u);
-  case OP_SINT:
-    return inl ? YACWriterSintInline(w, (int64_t)op->u) : YACWriterSint(w, (int64_t)op->u);
-  case OP_NIL:
-    return inl ? YACWriterNILInline(w) : YACWriterNIL(w);
-  case OP_BOOL:
-    return inl ? YACWriterBoolInline(w, op->u & 1) : YACWriterBool(w, op->u & 1);
-  case OP_STR:
-    return inl ? YACWriterStrInline(w, op->s, op->n) : YACWriterStr(w, op->s, op->n);
-  case OP_BIN:
-    return inl ? YACWriterBinInline(w, b, op->n) : YACWriterBin(w, b, op->n);
-  case OP_LIST:
-    return inl ? YACWriterListOpenInline(w) : YACWriterListOpen(w);
-  case OP_MAP:
-    return inl ? YACWriterMapOpenInline(w) : YACWriterMapOpen(w);
-  case OP_LIST_CLOSE:
-    return inl ? YACWriterListCloseInline(w) : YACWriterListClose(w);
-  case OP_MAP_CLOSE:
-    return inl ? YACWriterMapCloseInline(w) : YACWriterMapClose(w);
-  case OP_SORTED:
-    return YACWriterMapOpenSorted(w);
-  case OP_BLOB:
-    return YACWriterBlob(w, 3, b, op->n);
-  case OP_FLOAT:
-    return YACWriterFloat(w, (double)op->u / 3.0);
-  default:
-    return YACErrInvalid;
-  }
-}
-
-/* The two writers agree. */
-static bool same(const struct Pair *p) {
-  const struct YACWriterHot *a = &p->w[0].hot, *b = &p->w[1].hot;
-  struct YACWriter wa = p->w[0], wb = p->w[1];
-  struct YACWriterFailure fa, fb;
-  YACErr ea = YACWriterFailure(&wa, &fa), eb = YACWriterFailure(&wb, &fb);
-  return a->calls == b->calls && a->pos == b->pos && a->lim == b->lim && a->key == b->key &&
-         a->keyLen == b->keyLen && a->top == b->top && a->depth == b->depth &&
-         memcmp(p->buf[0], p->buf[1], a->pos) == 0 && ea == eb &&
-         memcmp(&fa, &fb, sizeof fa) == 0;
-}
-
-/* Runs one call on both; false once they disagree. */
-static bool step(struct Pair *p, const struct Op *op, const char *name) {
-  YACErr a = apply(&p->w[0], op, true);
-  YACErr b = apply(&p->w[1], op, false);
-  bool ok = a == b && same(p);
-  CHECK(ok, name);
-  return ok;
-}
-
-static bool finish(struct Pair *p, const char *name) {
-  size_t la = 0, lb = 0;
-  YACErr a = YACWriterFinish(&p->w[0], &la);
-  YACErr b = YACWriterFinish(&p->w[1], &lb);
-  bool ok = a == b && la == lb && same(p) && p->sink[0].len == p->sink[1].len &&
-            memcmp(p->sink[0].out, p->sink[1].out, p->sink[0].len) == 0;
-  CHECK(ok, name);
-  return ok;
 }
 
 /* ----- random documents ----- */
@@ -324,13 +209,17 @@ static bool random_doc(struct Pair *p, const char *name) {
   }
 }
 
+/* Under valgrind (which the harness tells by YAC_TEST_DEPTH) a lighter
+ * run: fewer random documents, only the small benchmark document. */
+static bool light(void) { return getenv("YAC_TEST_DEPTH") != NULL; }
+
 static void test_random(void) {
   static struct Pair p;
   char name[64];
   size_t s;
   int doc;
   for (s = 0; s < COUNT(setups); s++) {
-    for (doc = 0; doc < 150; doc++) {
+    for (doc = 0; doc < (light() ? 20 : 150); doc++) {
       snprintf(name, sizeof name, "setup %u, doc %d", (unsigned)s, doc);
       pair_init(&p, &setups[s]);
       if (!random_doc(&p, name)) {
@@ -340,72 +229,11 @@ static void test_random(void) {
   }
 }
 
-/* ----- the benchmark documents, replayed ----- */
-
-/* Replays the atoms of `doc` on both writers; false once they disagree. */
-static bool replay(struct Pair *p, const unsigned char *doc, size_t len, const char *name) {
-  char kinds[DEPTH + 1];
-  int depth = 0;
-  size_t off = 0;
-  while (off < len) {
-    struct YACAtom a;
-    struct Op op;
-    size_t got = 0;
-    if (YACAtomDecode(&got, &a, doc + off, len - off) != YACErrNo) {
-      CHECK(false, "the document decodes");
-      return false;
-    }
-    off += got;
-    memset(&op, 0, sizeof op);
-    switch (a.typ) {
-    case YACItemPint:
-      op.kind = OP_UINT;
-      op.u = a.v.uint;
-      break;
-    case YACItemNint:
-      op.kind = OP_SINT;
-      op.u = (uint64_t)a.v.sint;
-      break;
-    case YACItemNIL:
-      op.kind = OP_NIL;
-      break;
-    case YACItemTrue:
-    case YACItemFalse:
-      op.kind = OP_BOOL;
-      op.u = a.typ == YACItemTrue;
-      break;
-    case YACItemStr:
-    case YACItemBin:
-      op.kind = a.typ == YACItemStr ? OP_STR : OP_BIN;
-      op.s = (const char *)a.v.bytes.ptr;
-      op.n = a.v.bytes.len;
-      break;
-    case YACItemList:
-    case YACItemMap:
-      op.kind = a.typ == YACItemList ? OP_LIST : OP_MAP;
-      if (depth < DEPTH) {
-        kinds[depth++] = a.typ == YACItemList ? 'L' : 'M';
-      }
-      break;
-    case YACItemEOC:
-      op.kind = depth > 0 && kinds[--depth] == 'L' ? OP_LIST_CLOSE : OP_MAP_CLOSE;
-      break;
-    default:
-      CHECK(false, "an atom the benchmark documents do not have");
-      return false;
-    }
-    if (!step(p, &op, name)) {
-      return false;
-    }
-  }
-  return finish(p, name);
-}
-
 static void test_documents(void) {
   static const char *docs[] = {"licenses", "canada-list", "canada-map"};
   static struct Pair p;
   size_t d;
-  for (d = 0; d < COUNT(docs); d++) {
+  for (d = 0; d < (light() ? 1 : COUNT(docs)); d++) {
     size_t len = 0, s;
     unsigned char *doc = read_bench_doc(docs[d], &len);
     if (doc == NULL) {

@@ -45,7 +45,7 @@
 /* The state after a value in state `top`: a MAP value makes a key due; a
  * LIST stays a LIST. Not API. */
 static inline uint32_t YACWriterAfterValue_(uint32_t top) {
-  return top & ~((top >> 1) & 1u);
+  return top == YAC_WRITER_TOP_LIST ? top : top & ~1u;
 }
 
 /* Bits set in `x` when one of its bytes is not ASCII without NUL (0 or
@@ -239,12 +239,14 @@ YAC_WRITER_INLINE YACErr YACWriterStrInline(struct YACWriter *w, const char *s, 
     size_t pos = w->hot.pos;
     unsigned char *p = w->buf + pos;
     const unsigned char *u = (const unsigned char *)s;
-    if (pos + 2 + sLen <= w->hot.lim && (top & 1u) != 0) {
+    if (pos + 2 + sLen > w->hot.lim) {
+      /* The library's. */
+    } else if ((top & 1u) != 0) {
       size_t h = YACWriterHeadAt_(p, 0xC0u, sLen);
       if (YACWriterCopyAscii_(p + h, u, sLen)) {
         return YACWriterCommit_(w, pos + h + sLen, YACWriterAfterValue_(top));
       }
-    } else if (pos + 2 + sLen <= w->hot.lim && top == YAC_WRITER_TOP_MAP_KEY && sLen > 0 &&
+    } else if (top == YAC_WRITER_TOP_MAP_KEY && sLen > 0 &&
                YACWriterKeyAbove_(u, sLen, w->buf + w->hot.key, w->hot.keyLen)) {
       size_t h = YACWriterHeadAt_(p, 0xC0u, sLen);
       if (YACWriterCopyAscii_(p + h, u, sLen)) {
