@@ -54,7 +54,7 @@ fn run_on(exe: &Path, file: &Path) -> (i32, String, String) {
 /// A document of every printable kind, then a second item (TRUE).
 fn sample() -> Vec<u8> {
     let mut buf = vec![0u8; 4096];
-    let mut w = Writer::new(&mut buf);
+    let mut w = Writer::new(&mut buf).sequence();
     let hexlet = [
         0x0e, 0x87, 0x5e, 0x3f, 0xd3, 0x85, 0x49, 0xeb, 0x87, 0xb4, 0xbe, 0x42, 0xd6, 0x41, 0xc3,
         0x67,
@@ -83,7 +83,7 @@ fn sample() -> Vec<u8> {
         w.str("f16")?;
         w.float(1.5)?;
         w.str("mag")?;
-        w.magic(b"cm/x")?;
+        w.magic(b"cm/x\0\0\0\0\0\0\0\0")?;
         w.str("nil")?;
         w.nil()?;
         w.eoc()?;
@@ -326,7 +326,7 @@ fn stream_atoms(setup: &Setup, mode: Mode) {
     // The sample, then a BIN far longer than the 7-byte reads and a STR.
     let mut doc = sample();
     let mut tail = vec![0u8; 2000];
-    let mut w = Writer::new(&mut tail);
+    let mut w = Writer::new(&mut tail).sequence();
     w.bin(&[0xAB; 1000]).expect("BIN encodes");
     w.str("end").expect("STR encodes");
     let n = w.position();

@@ -56,7 +56,8 @@ static inline uint64_t YACWriterBad_(uint64_t x, uint64_t ones) {
 
 /* Copies the `len` bytes at `s` to `d` (which has room for them) and
  * says whether they are ASCII without NUL: small lengths with a few
- * overlapping loads, as a small memcpy does. Not API. */
+ * overlapping loads, as a small memcpy does. Not API.
+ * Pointers: valid for the lengths given (the callers check). */
 static inline bool YACWriterCopyAscii_(unsigned char *d, const unsigned char *s, size_t len) {
   const uint64_t ones = 0x0101010101010101u;
   uint64_t bad;
@@ -92,7 +93,8 @@ static inline bool YACWriterCopyAscii_(unsigned char *d, const unsigned char *s,
 }
 
 /* Writes the +INT/-INT atom of tag `t` and magnitude `m` at `p`, which has
- * room for 10 bytes; returns its length. Not API. */
+ * room for 10 bytes; returns its length. Not API.
+ * Pointers: valid for the lengths given (the callers check). */
 static inline size_t YACWriterIntAt_(unsigned char *p, uint8_t t, uint64_t m) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   /* The magnitude's n bytes moved to the top of a word, stored big-endian
@@ -116,7 +118,7 @@ static inline size_t YACWriterIntAt_(unsigned char *p, uint8_t t, uint64_t m) {
 }
 
 /* The end of every inline write: the new position and state, and one
- * more call. Not API. */
+ * more call. Not API. Pointers: valid for the lengths given (the callers check). */
 YAC_WRITER_INLINE YACErr YACWriterCommit_(struct YACWriter *w, size_t pos, uint32_t top) {
   w->hot.pos = pos;
   w->hot.top = top;
@@ -125,13 +127,13 @@ YAC_WRITER_INLINE YACErr YACWriterCommit_(struct YACWriter *w, size_t pos, uint3
 }
 
 /* Whether `w` takes a value of `n` bytes here: a LIST or a MAP's value,
- * and room. Not API. */
+ * and room. Not API. Pointers: valid for the lengths given (the callers check). */
 static inline bool YACWriterValueFits_(const struct YACWriter *w, uint32_t top, size_t pos,
                                        size_t n) {
   return (top & 1u) != 0 && pos + n <= w->hot.lim;
 }
 
-/* YACWriterUint, inline for a value in a LIST or MAP. */
+/* YACWriterUint, inline for a value in a LIST or MAP. Pointers: as for YACWriterUint. */
 YAC_WRITER_INLINE YACErr YACWriterUintInline(struct YACWriter *w, uint64_t v) {
   if (w != NULL) {
     uint32_t top = w->hot.top;
@@ -144,7 +146,7 @@ YAC_WRITER_INLINE YACErr YACWriterUintInline(struct YACWriter *w, uint64_t v) {
   return YACWriterUint(w, v);
 }
 
-/* YACWriterSint, inline for a value in a LIST or MAP. */
+/* YACWriterSint, inline for a value in a LIST or MAP. Pointers: as for YACWriterSint. */
 YAC_WRITER_INLINE YACErr YACWriterSintInline(struct YACWriter *w, int64_t v) {
   if (w != NULL) {
     uint32_t top = w->hot.top;
@@ -160,7 +162,7 @@ YAC_WRITER_INLINE YACErr YACWriterSintInline(struct YACWriter *w, int64_t v) {
 }
 
 /* A one-byte atom `b`, inline for a value in a LIST or MAP; `false` when
- * the library must write it. Not API. */
+ * the library must write it. Not API. Pointers: valid for the lengths given (the callers check). */
 static inline bool YACWriterByte_(struct YACWriter *w, unsigned char b) {
   if (w != NULL) {
     uint32_t top = w->hot.top;
@@ -174,18 +176,19 @@ static inline bool YACWriterByte_(struct YACWriter *w, unsigned char b) {
   return false;
 }
 
-/* YACWriterNIL, inline for a value in a LIST or MAP. */
+/* YACWriterNIL, inline for a value in a LIST or MAP. Pointers: as for YACWriterNIL. */
 YAC_WRITER_INLINE YACErr YACWriterNILInline(struct YACWriter *w) {
   return YACWriterByte_(w, 0x01) ? YACErrNo : YACWriterNIL(w);
 }
 
-/* YACWriterBool, inline for a value in a LIST or MAP. */
+/* YACWriterBool, inline for a value in a LIST or MAP. Pointers: as for YACWriterBool. */
 YAC_WRITER_INLINE YACErr YACWriterBoolInline(struct YACWriter *w, bool v) {
   return YACWriterByte_(w, v ? 0x03 : 0x02) ? YACErrNo : YACWriterBool(w, v);
 }
 
 /* Writes the header of a STR/BIN (`base` 0xC0 or 0x80) of `len` (at most
- * YAC_WRITER_INLINE_MAX) bytes at `p`; returns its length. Not API. */
+ * YAC_WRITER_INLINE_MAX) bytes at `p`; returns its length. Not API.
+ * Pointers: valid for the lengths given (the callers check). */
 static inline size_t YACWriterHeadAt_(unsigned char *p, unsigned base, size_t len) {
   if (len < 61) {
     p[0] = (unsigned char)(base | len);
@@ -197,7 +200,7 @@ static inline size_t YACWriterHeadAt_(unsigned char *p, unsigned base, size_t le
 }
 
 /* YACWriterBin, inline for a value of up to YAC_WRITER_INLINE_MAX bytes in
- * a LIST or MAP. */
+ * a LIST or MAP. Pointers: as for YACWriterBin. */
 YAC_WRITER_INLINE YACErr YACWriterBinInline(struct YACWriter *w, const unsigned char *v, size_t vLen) {
   if (w != NULL && v != NULL && vLen <= YAC_WRITER_INLINE_MAX) {
     uint32_t top = w->hot.top;
@@ -214,7 +217,7 @@ YAC_WRITER_INLINE YACErr YACWriterBinInline(struct YACWriter *w, const unsigned 
 
 /* Whether key `s` of `len` (> 0) bytes is above the previous key of
  * `prevLen` bytes at `prev` (length first, then bytewise; any key is above
- * none). Not API. */
+ * none). Not API. Pointers: valid for the lengths given (the callers check). */
 static inline bool YACWriterKeyAbove_(const unsigned char *s, size_t len,
                                       const unsigned char *prev, size_t prevLen) {
   size_t i;
@@ -232,7 +235,7 @@ static inline bool YACWriterKeyAbove_(const unsigned char *s, size_t len,
 /* YACWriterStr, inline for ASCII text without NUL of up to
  * YAC_WRITER_INLINE_MAX bytes: a value in a LIST or MAP, or a MAP key
  * above the previous one (no key area). The text is copied first (past
- * the bytes written, the buffer is scratch), checked as it is. */
+ * the bytes written, the buffer is scratch), checked as it is. Pointers: as for YACWriterStr. */
 YAC_WRITER_INLINE YACErr YACWriterStrInline(struct YACWriter *w, const char *s, size_t sLen) {
   if (w != NULL && s != NULL && sLen <= YAC_WRITER_INLINE_MAX) {
     uint32_t top = w->hot.top;
@@ -261,7 +264,7 @@ YAC_WRITER_INLINE YACErr YACWriterStrInline(struct YACWriter *w, const char *s, 
 
 /* Opens a container of tag `t` whose first state is `top`, when `w` takes
  * one here (a LIST or a MAP's value, a free level, room); `false` when the
- * library must. Not API. */
+ * library must. Not API. Pointers: valid for the lengths given (the callers check). */
 YAC_WRITER_INLINE bool YACWriterPush_(struct YACWriter *w, unsigned char t, uint32_t top) {
   uint32_t outer = w->hot.top, d = w->hot.depth;
   size_t pos = w->hot.pos;
@@ -280,7 +283,7 @@ YAC_WRITER_INLINE bool YACWriterPush_(struct YACWriter *w, unsigned char t, uint
   return false;
 }
 
-/* YACWriterListOpen, inline in a LIST or as a MAP value. */
+/* YACWriterListOpen, inline in a LIST or as a MAP value. Pointers: as for YACWriterListOpen. */
 YAC_WRITER_INLINE YACErr YACWriterListOpenInline(struct YACWriter *w) {
   if (w != NULL && YACWriterPush_(w, 0x08, YAC_WRITER_TOP_LIST)) {
     return YACErrNo;
@@ -288,7 +291,8 @@ YAC_WRITER_INLINE YACErr YACWriterListOpenInline(struct YACWriter *w) {
   return YACWriterListOpen(w);
 }
 
-/* YACWriterMapOpen, inline in a LIST or as a MAP value (no key area). */
+/* YACWriterMapOpen, inline in a LIST or as a MAP value (no key area).
+ * Pointers: as for YACWriterMapOpen. */
 YAC_WRITER_INLINE YACErr YACWriterMapOpenInline(struct YACWriter *w) {
   if (w != NULL && w->hot.area == 0 && YACWriterPush_(w, 0x09, YAC_WRITER_TOP_MAP_KEY)) {
     return YACErrNo;
@@ -298,7 +302,7 @@ YAC_WRITER_INLINE YACErr YACWriterMapOpenInline(struct YACWriter *w) {
 
 /* Closes the innermost container, in state `top` (an EOC), when there is
  * room, and brings back the enclosing one's state; `false` when the
- * library must. Not API. */
+ * library must. Not API. Pointers: valid for the lengths given (the callers check). */
 YAC_WRITER_INLINE bool YACWriterPop_(struct YACWriter *w, uint32_t top) {
   size_t pos = w->hot.pos;
   if (w->hot.top == top && pos < w->hot.lim) {
@@ -316,7 +320,7 @@ YAC_WRITER_INLINE bool YACWriterPop_(struct YACWriter *w, uint32_t top) {
   return false;
 }
 
-/* YACWriterListClose, inline. */
+/* YACWriterListClose, inline. Pointers: as for YACWriterListClose. */
 YAC_WRITER_INLINE YACErr YACWriterListCloseInline(struct YACWriter *w) {
   if (w != NULL && YACWriterPop_(w, YAC_WRITER_TOP_LIST)) {
     return YACErrNo;
@@ -325,7 +329,7 @@ YAC_WRITER_INLINE YACErr YACWriterListCloseInline(struct YACWriter *w) {
 }
 
 /* YACWriterMapClose, inline for a MAP after a value (no key area, not
- * sorted on close). */
+ * sorted on close). Pointers: as for YACWriterMapClose. */
 YAC_WRITER_INLINE YACErr YACWriterMapCloseInline(struct YACWriter *w) {
   if (w != NULL && YACWriterPop_(w, YAC_WRITER_TOP_MAP_KEY)) {
     return YACErrNo;
