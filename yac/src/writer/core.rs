@@ -7,7 +7,7 @@ use super::state::*;
 use crate::atom::{tag, Atom, MAGIC_LEN};
 use crate::enc;
 use crate::error::Error;
-use crate::items::{chunk_fits, key_above};
+use crate::rules::{chunk_fits, key_above, strip_zeros};
 use crate::{float, tai64};
 
 /// The flush callback's Rust shape: takes the bytes to pass on; an error
@@ -426,7 +426,7 @@ impl Core<'_, '_> {
     pub fn bigint(&mut self, negative: bool, magnitude: &[u8]) -> Result<(), Error> {
         self.stuck()?;
         self.value_slot()?;
-        let m = enc::strip_zeros(magnitude);
+        let m = strip_zeros(magnitude);
         let n = self.check(Atom::Bin(m).encoded_len())?;
         if self.whole(n.saturating_add(1)) {
             self.put(&[if negative { tag::NINT } else { tag::PINT }])?;

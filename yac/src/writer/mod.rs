@@ -4,7 +4,7 @@
 //! containers, so that it can refuse, with an error and before writing a
 //! byte of it, whatever would make the output invalid or non-canonical: a
 //! MAP key that is not a non-empty STR or is not above the previous key
-//! (length first, then bytewise: `items::key_above`, the one home
+//! (length first, then bytewise: `rules::key_above`, the one home
 //! of that rule), a MAP closed after a key, a close with nothing open or of
 //! the other kind of container, a second root item (unless a sequence of
 //! documents is allowed), a BLOB chunk that does not fit the chunk length,
@@ -48,7 +48,7 @@
 //! duplicates.
 //!
 //! ```
-//! use yac::enc::Writer;
+//! use yac::writer::Writer;
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.map().unwrap();

@@ -2,13 +2,13 @@
 
 use crate::atom;
 use crate::error::Error;
-use crate::items::{count_nodes, key_above};
+use crate::rules::key_above;
 
 /// One MAP pair at the start of `bytes` (written by the writer, so valid):
 /// the key's payload and the pair's length.
 fn pair(bytes: &[u8]) -> Result<(&[u8], usize), Error> {
     let (key, k) = atom::string_raw(bytes)?;
-    let (_, v) = count_nodes(bytes.get(k..).unwrap_or(&[]), 0)?;
+    let (_, v) = crate::validate::count(bytes.get(k..).unwrap_or(&[]), 0)?;
     Ok((key, k + v))
 }
 

@@ -1,6 +1,6 @@
 //! C API of the streaming writer (`struct YACWriter`, `YACWriter...`): a
 //! thin layer over the core's writer (`yac::writer`), which holds every
-//! rule. The header's inline calls (`src/ffi/header/writer_inline.h`) do
+//! rule. The header's inline calls (`capi/src/ffi/header/writer_inline.h`) do
 //! the common writes on the public hot state and call these functions for
 //! everything else.
 
