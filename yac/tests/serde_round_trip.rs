@@ -302,7 +302,7 @@ fn tai64_hexlet_and_magic_from_the_core_writer_read_into_typed_fields() {
     w.str("id").unwrap();
     w.hexlet(&[0xAB; 16]).unwrap();
     w.str("kind").unwrap();
-    w.magic(b"cm/pub").unwrap();
+    w.magic(b"cm/pub\0\0\0\0\0\0").unwrap();
     w.eoc().unwrap();
     let n = w.finish().unwrap();
     let doc = &buf[..n];
