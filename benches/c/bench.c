@@ -884,7 +884,9 @@ static void run_document(const struct config *cfg, const char *name, const char 
 }
 
 int main(int argc, char **argv) {
-    static const char *const docs[] = {"licenses", "canada-list", "canada-map"};
+    static const char *const shared_docs[] = {"licenses", "canada-list", "canada-map"};
+    const char *const *docs = shared_docs;
+    int ndocs = (int)(sizeof shared_docs / sizeof shared_docs[0]);
     struct config cfg = {"../shared/data", 0, 0, 15, 20e6};
     size_t counts_len = 0;
     unsigned char *counts;
@@ -896,10 +898,17 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--default-malloc") == 0) {
             cfg.default_malloc = 1;
         } else if (strcmp(argv[i], "--help") == 0 || argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [--quick] [--default-malloc] [DATA_DIR]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--default-malloc] [DATA_DIR [DOC...]]\n",
+                    argv[0]);
             return strcmp(argv[i], "--help") == 0 ? 0 : 2;
         } else {
+            /* DATA_DIR, then the documents to run (default: the shared three). */
             cfg.dir = argv[i];
+            if (i + 1 < argc) {
+                docs = (const char *const *)&argv[i + 1];
+                ndocs = argc - i - 1;
+            }
+            break;
         }
     }
     if (cfg.quick) {
@@ -924,7 +933,7 @@ int main(int argc, char **argv) {
                : "glibc malloc pinned (M_TRIM_THRESHOLD INT_MAX, M_MMAP_THRESHOLD 32 MiB, M_TOP_PAD 64 MiB)",
            cfg.reps, cfg.batch_ns / 1e6);
     counts = read_file("bench", cfg.dir, "counts", ".json", &counts_len);
-    for (i = 0; i < (int)(sizeof docs / sizeof docs[0]); i++) {
+    for (i = 0; i < ndocs; i++) {
         run_document(&cfg, docs[i], (const char *)counts);
         fflush(stdout);
     }
