@@ -295,29 +295,12 @@ impl StrBatch {
     }
 }
 
-/// Whether `bytes` holds a zero byte: 16 bytes a step, the per-byte "is
-/// zero" flags of [`non_ascii_flags16`]'s kind (`(x - 1) & !x`, exact up
-/// to the first zero byte, which is all the answer needs) OR-ed together.
+/// Whether `bytes` holds a zero byte. A loop without an early exit, which
+/// the compiler turns into whole-vector compares (SSE2 on x86_64: about
+/// 0.2 instructions a byte, where `contains` takes about 1).
 #[inline(never)]
 fn has_nul(bytes: &[u8]) -> bool {
-    const LOW: u128 = u128::from_le_bytes([0x01; 16]);
-    let zero_flags = |c: &[u8; 16]| {
-        let x = u128::from_le_bytes(*c);
-        x.wrapping_sub(LOW) & !x
-    };
-    let chunks = bytes.chunks_exact(16);
-    let tail = chunks.remainder();
-    let mut acc = 0;
-    for c in chunks {
-        if let Ok(c) = <&[u8; 16]>::try_from(c) {
-            acc |= zero_flags(c);
-        }
-    }
-    let mut last = [1u8; 16];
-    if let Some(dst) = last.get_mut(..tail.len()) {
-        dst.copy_from_slice(tail);
-    }
-    (acc | zero_flags(&last)) & HIGH16 != 0
+    bytes.iter().fold(0u8, |acc, &b| acc | u8::from(b == 0)) != 0
 }
 
 /// `bytes` as `str` when it is short (at most 60 bytes, a short STR) and
