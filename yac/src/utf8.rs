@@ -26,11 +26,37 @@ pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
         // YACAtomDecode links; this loop is about 100.
         return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
     }
+    if HOST_SIMD && bytes.len() < PAD_LEN {
+        return match check_padded(bytes) {
+            // SAFETY: `check_padded` accepted `bytes` as UTF-8 (followed by
+            // spaces, which end no sequence, so `bytes` alone is UTF-8 too).
+            true => Ok(unsafe { core::str::from_utf8_unchecked(bytes) }),
+            false => Err(Error::BadUtf8),
+        };
+    }
     let s = simdutf8::basic::from_utf8(bytes).map_err(|_| Error::BadUtf8)?;
-    if bytes.contains(&0) {
+    if has_nul(bytes) {
         return Err(Error::BadUtf8);
     }
     Ok(s)
+}
+
+/// Payloads shorter than this are checked as one padded block.
+const PAD_LEN: usize = 64;
+
+/// Whether a payload shorter than [`PAD_LEN`] is UTF-8 without NUL, checked
+/// as a block of that length with spaces after it: simdutf8 hands shorter
+/// inputs to `core::str::from_utf8`, which goes a character at a time,
+/// while a block takes its SIMD path (a sequence cut short meets a space,
+/// so the verdict is the payload's).
+#[inline(never)]
+fn check_padded(bytes: &[u8]) -> bool {
+    let mut block = [b' '; PAD_LEN];
+    match block.get_mut(..bytes.len()) {
+        Some(dst) => dst.copy_from_slice(bytes),
+        None => return false,
+    }
+    simdutf8::basic::from_utf8(&block).is_ok() && !has_nul(&block)
 }
 
 /// True when every byte is in 0x01..=0x7F. A word at a time (see
@@ -173,18 +199,18 @@ pub fn window_str_ok(w: &[u8; 16], body: &[u8]) -> bool {
 /// How many bytes a [`StrBatch`] gathers before it checks them: on the
 /// hosts where simdutf8 has SIMD code; elsewhere (microcontrollers, and the
 /// `size-first` build) 0, and every STR is checked on its own.
-const BATCH_CAP: usize = if cfg!(all(
+const BATCH_CAP: usize = if HOST_SIMD { 1024 } else { 0 };
+
+/// Whether simdutf8 has SIMD code for the target and speed comes first:
+/// then STRs are checked in batches and short ones as padded blocks.
+const HOST_SIMD: bool = cfg!(all(
     any(
         target_arch = "x86_64",
         target_arch = "x86",
         target_arch = "aarch64"
     ),
     not(feature = "size-first")
-)) {
-    1024
-} else {
-    0
-};
+));
 
 /// STRs longer than this are checked on their own, never gathered: one
 /// simdutf8 call over them costs little per byte.
@@ -443,6 +469,11 @@ mod tests {
                     payload[at] = rng.pick(&[0x00, 0x80, 0xC0, 0xC3, 0xE2, 0xED, 0xF4, 0xFF]);
                 }
                 all_good &= want(&payload);
+                assert_eq!(
+                    validate_str(&payload).is_ok(),
+                    want(&payload),
+                    "{payload:02X?}"
+                );
                 let mut atom = vec![tag_str(n)];
                 atom.extend_from_slice(&payload);
                 atom.resize(atom.len().max(16), 0xFF);
