@@ -570,7 +570,12 @@ pub fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
         return None;
     }
     let payload = buf.get(1..1 + n)?;
-    utf8::check_str(payload).ok()?;
+    if n < 16 {
+        // Mostly not ASCII: the window's word test has failed already.
+        utf8::validate_str(payload).ok()?;
+    } else {
+        utf8::check_str(payload).ok()?;
+    }
     Some(Quick::Bytes(ItemType::Str, payload))
 }
 
