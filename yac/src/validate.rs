@@ -577,7 +577,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
 
 /// The value atom at the window `w`, the start of `rest`.
 #[inline(always)]
-fn value<'a, const TRUST: bool>(w: &[u8; 16], rest: &'a [u8], b: &mut StrBatch) -> Val {
+fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8], b: &mut StrBatch) -> Val {
     let t = w[0];
     // The integers first: the commonest atoms in number-heavy documents.
     if t & !1 == tag::PINT {

@@ -162,7 +162,7 @@ const SLOW: Value = Value::Flow(Flow::Stop(Stop::Slow));
 /// The loop itself: one inner loop per kind of open container, so that
 /// inside a LIST no atom asks whether a MAP key is due.
 #[inline(always)]
-fn run<'a>(nodes: &mut [Item], r: &mut Regs<'a>, lim: Limits, b: &mut StrBatch) -> Stop {
+fn run(nodes: &mut [Item], r: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Stop {
     let mut s = *r;
     let stop = loop {
         let flow = if s.in_map {
@@ -180,7 +180,7 @@ fn run<'a>(nodes: &mut [Item], r: &mut Regs<'a>, lim: Limits, b: &mut StrBatch) 
 
 /// Items of a LIST until it closes or a child opens.
 #[inline(always)]
-fn list_loop<'a>(nodes: &mut [Item], s: &mut Regs<'a>, lim: Limits, b: &mut StrBatch) -> Flow {
+fn list_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Flow {
     loop {
         let Some(w) = s.rest.first_chunk::<16>() else {
             return Flow::Stop(Stop::Slow);
@@ -195,7 +195,7 @@ fn list_loop<'a>(nodes: &mut [Item], s: &mut Regs<'a>, lim: Limits, b: &mut StrB
 
 /// Key/value pairs of a MAP until it closes or a value opens.
 #[inline(always)]
-fn map_loop<'a>(nodes: &mut [Item], s: &mut Regs<'a>, lim: Limits, b: &mut StrBatch) -> Flow {
+fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Flow {
     // The exact path may have stopped between a key and its value.
     if s.count & 1 != 0 {
         if let Value::Flow(flow) = map_value(nodes, s, lim, b) {
@@ -238,7 +238,7 @@ fn map_loop<'a>(nodes: &mut [Item], s: &mut Regs<'a>, lim: Limits, b: &mut StrBa
 
 /// The value after a MAP key.
 #[inline(always)]
-fn map_value<'a>(nodes: &mut [Item], s: &mut Regs<'a>, lim: Limits, b: &mut StrBatch) -> Value {
+fn map_value(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Value {
     match s.rest.first_chunk::<16>() {
         Some(w) => value(nodes, w, s, lim, false, b),
         None => SLOW,
@@ -282,10 +282,10 @@ fn push<'a>(
 /// (in a LIST; after a MAP key it is an error, which the exact path
 /// reports).
 #[inline(always)]
-fn value<'a>(
+fn value(
     nodes: &mut [Item],
     w: &[u8; 16],
-    s: &mut Regs<'a>,
+    s: &mut Regs<'_>,
     lim: Limits,
     eoc_closes: bool,
     b: &mut StrBatch,
