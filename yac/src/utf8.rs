@@ -317,7 +317,8 @@ impl StrBatch {
     /// Checks the STRs still gathered: `false` when some STR taken is bad.
     #[inline(always)]
     pub(crate) fn finish(&mut self) -> bool {
-        !self.failed && (self.len == 0 || self.flush())
+        // Without batches nothing is gathered: no check, no code.
+        BATCH_CAP == 0 || (!self.failed && (self.len == 0 || self.flush()))
     }
 }
 
