@@ -570,7 +570,7 @@ pub fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
         return None;
     }
     let payload = buf.get(1..1 + n)?;
-    if n < 16 {
+    if n < 16 && !cfg!(feature = "size-first") {
         // Mostly not ASCII: the window's word test has failed already.
         utf8::validate_str(payload).ok()?;
     } else {
