@@ -212,6 +212,10 @@ const HOST_SIMD: bool = cfg!(all(
     not(feature = "size-first")
 ));
 
+/// The batch's buffer: room for a whole window past `BATCH_CAP`; none
+/// without batches.
+const BATCH_BUF: usize = if BATCH_CAP == 0 { 0 } else { BATCH_CAP + 16 };
+
 /// STRs longer than this are checked on their own, never gathered: one
 /// simdutf8 call over them costs little per byte.
 const GATHER_MAX: usize = BATCH_CAP / 4;
@@ -230,7 +234,7 @@ const GATHER_MAX: usize = BATCH_CAP / 4;
 /// STR failed is lost, and the caller finds it with the exact decode
 /// (`atom::first_refused`) from where its loop began.
 pub(crate) struct StrBatch {
-    buf: [u8; BATCH_CAP + 16],
+    buf: [u8; BATCH_BUF],
     len: usize,
     /// A check failed.
     failed: bool,
@@ -239,7 +243,7 @@ pub(crate) struct StrBatch {
 impl StrBatch {
     pub(crate) const fn new() -> Self {
         StrBatch {
-            buf: [0; BATCH_CAP + 16],
+            buf: [0; BATCH_BUF],
             len: 0,
             failed: false,
         }
