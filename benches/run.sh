@@ -4,11 +4,13 @@
 #
 #   benches/run.sh [--quick] [DATA_DIR]
 #
-# DATA_DIR defaults to ../shared/data next to the checkout. The program runs
-# twice: with glibc malloc pinned (the main table) and with default malloc
-# settings. It is pinned to one CPU (taskset -c ${BENCH_CPU:-0}) when taskset
-# exists. Exits non-zero when a check fails (reference encoding, item counts,
-# walk checksums, heap allocations in libyac); timings are only reported.
+# DATA_DIR (the shared documents) defaults to ../shared/data next to the
+# checkout; benches/docs.sh adds two documents generated from public JSON
+# (countries, emoji). The program runs twice: with glibc malloc pinned (the
+# main table) and with default malloc settings. It is pinned to one CPU
+# (taskset -c ${BENCH_CPU:-0}) when taskset exists. Exits non-zero when a
+# check fails (reference encoding, item counts, walk checksums, heap
+# allocations in libyac); timings are only reported.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,12 +57,17 @@ ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iinclude -I"$mpack_dir" 
     "${mpack_objs[@]}" "$target/release/libyac.a" $(pkg-config --libs "$msgpack_pc") -lmsgpuck \
     -lpthread -ldl -lm
 
+# shellcheck source=benches/docs.sh
+. benches/docs.sh
+
 pin=()
 if command -v taskset >/dev/null 2>&1; then pin=(taskset -c "${BENCH_CPU:-0}"); fi
 
 status=0
-${pin[@]+"${pin[@]}"} "$target/bench/bench" ${quick[@]+"${quick[@]}"} "$data" || status=$?
+# shellcheck disable=SC2086 # $docs is a list of words
+${pin[@]+"${pin[@]}"} "$target/bench/bench" ${quick[@]+"${quick[@]}"} "$data" $docs || status=$?
 echo
 echo "######## the same with glibc malloc's default settings"
-${pin[@]+"${pin[@]}"} "$target/bench/bench" ${quick[@]+"${quick[@]}"} --default-malloc "$data" || status=$?
+# shellcheck disable=SC2086
+${pin[@]+"${pin[@]}"} "$target/bench/bench" ${quick[@]+"${quick[@]}"} --default-malloc "$data" $docs || status=$?
 exit "$status"

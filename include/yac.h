@@ -1806,12 +1806,12 @@ YACErr YACWriterBlob(struct YACWriter *w, uint64_t chunkLen, const unsigned char
  * YACAtomDecodeInline gives exactly what YACAtomDecode gives, for every
  * input: it decodes inline, when at least 16 bytes are left, EOC, NIL,
  * FALSE, TRUE, LIST, MAP, +INT/-INT of at most 8 magnitude bytes that fit
- * uint64_t/int64_t, BIN of up to 60 bytes and ASCII STR of up to 15 bytes
- * without NUL, and calls YACAtomDecode for everything else (other types,
- * the input's last 15 bytes, every error). The rules it repeats are the
- * library's (yac/src/atom.rs: decode_window_words, decode_window_string);
- * c-tests/test_atom_inline.c holds the two together on every tag and
- * second byte with many tails, and on the integer edges.
+ * uint64_t/int64_t, BIN of up to 60 bytes and STR of up to 60 bytes that
+ * are ASCII without NUL, and calls YACAtomDecode for everything else (other
+ * types, non-ASCII text, the input's last 15 bytes, every error). The rules
+ * it repeats are the library's (yac/src/atom.rs: decode_window_words,
+ * decode_window_string); c-tests/test_atom_inline.c holds the two together
+ * on every tag and second byte with many tails, and on the integer edges.
  * ---------------------------------------------------------------------- */
 
 /* For YACAtomDecodeInline: stores a one-byte atom. Not API.
@@ -1822,6 +1822,42 @@ static inline YACErr YACAtomOne_(size_t *got, struct YACAtom *atom, uint32_t typ
   atom->tag = tag;
   *got = 1;
   return YACErrNo;
+}
+
+/* For YACAtomDecodeInline: the flags of the bytes of `x` that are not in
+ * 0x01..0x7F, in the bytes' top bits. A byte at 0x80 or above has its top
+ * bit set in x, a zero byte in x - 0x0101...; that subtraction borrows only
+ * at a zero byte and only into the bytes above it, so the flags of the
+ * bytes below the first zero byte are exact. Not API. */
+static inline uint64_t YACNonAscii8_(uint64_t x) {
+  return (x | (x - UINT64_C(0x0101010101010101))) & UINT64_C(0x8080808080808080);
+}
+
+/* For YACAtomDecodeInline: the 8 bytes at `p` as a word, the first byte
+ * lowest, whatever the host's byte order. Not API. Pointers: `p` readable
+ * for 8 bytes. */
+static inline uint64_t YACLoad8_(const unsigned char *p) {
+  return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+         (uint64_t)p[7] << 56;
+}
+
+/* For YACAtomDecodeInline: whether the `n` (0 to 60) bytes at `p` are all in
+ * 0x01..0x7F, a word at a time: fewer than 8 bytes are one word masked to
+ * its first n bytes (whose flags the bytes after them cannot change), more
+ * are words whose last one overlaps the one before. Not API. Pointers: `p`
+ * readable for at least 8 and at least `n` bytes. */
+static inline int YACAsciiText_(const unsigned char *p, uint32_t n) {
+  uint64_t flags;
+  uint32_t i;
+  if (n < 8) {
+    return (YACNonAscii8_(YACLoad8_(p)) & ((UINT64_C(1) << (8 * n)) - 1)) == 0;
+  }
+  flags = YACNonAscii8_(YACLoad8_(p + n - 8));
+  for (i = 0; i + 8 < n; i += 8) {
+    flags |= YACNonAscii8_(YACLoad8_(p + i));
+  }
+  return flags == 0;
 }
 
 /* YACAtomDecode, with the common atoms decoded inline (see above): the
@@ -1875,21 +1911,15 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
       *got = 2 + n;
       return YACErrNo;
     default:
+      /* BIN and STR with a one-byte header; a STR's text ASCII without NUL. */
       n = t & 0x3Fu;
-      if (t >= 0xC0 && n <= 15) {
-        /* STR inside the window: ASCII without NUL. */
-        uint32_t i;
-        for (i = 1; i <= n; i++) {
-          if ((uint8_t)(buf[i] - 1u) >= 0x7Fu) {
-            break;
-          }
-        }
-        if (i <= n) {
-          break;
-        }
-        atom->typ = YACItemStr;
-      } else if (t >= 0x80 && t < 0xC0 && n <= 60 && 1 + n <= len) {
+      if (t < 0x80 || n > 60 || 1 + n > len) {
+        break;
+      }
+      if (t < 0xC0) {
         atom->typ = YACItemBin;
+      } else if (YACAsciiText_(buf + 1, n)) {
+        atom->typ = YACItemStr;
       } else {
         break;
       }

@@ -570,8 +570,30 @@ pub fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
         return None;
     }
     let payload = buf.get(1..1 + n)?;
-    utf8::check_str(payload).ok()?;
+    if n < 16 && !cfg!(feature = "size-first") {
+        // Mostly not ASCII: the window's word test has failed already.
+        utf8::validate_str(payload).ok()?;
+    } else {
+        utf8::check_str(payload).ok()?;
+    }
     Some(Quick::Bytes(ItemType::Str, payload))
+}
+
+/// The offset in `atoms` of the first atom that [`decode`] refuses, when
+/// the atoms before it decode. For a fast loop whose batched STR checks
+/// failed (`utf8::StrBatch`): every atom it took is valid but for UTF-8
+/// and NUL in STRs, so from where the loop began this finds the first bad
+/// STR.
+#[inline(never)]
+pub(crate) fn first_refused(atoms: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(rest) = atoms.get(at..).filter(|r| !r.is_empty()) {
+        match decode(rest) {
+            Ok((_, used)) => at += used,
+            Err(_) => return Some(at),
+        }
+    }
+    None
 }
 
 /// [`decode`] for every atom: the path of the rare types, of everything

@@ -26,11 +26,37 @@ pub fn validate_str(bytes: &[u8]) -> Result<&str, Error> {
         // YACAtomDecode links; this loop is about 100.
         return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
     }
+    if HOST_SIMD && bytes.len() < PAD_LEN {
+        return match check_padded(bytes) {
+            // SAFETY: `check_padded` accepted `bytes` as UTF-8 (followed by
+            // spaces, which end no sequence, so `bytes` alone is UTF-8 too).
+            true => Ok(unsafe { core::str::from_utf8_unchecked(bytes) }),
+            false => Err(Error::BadUtf8),
+        };
+    }
     let s = simdutf8::basic::from_utf8(bytes).map_err(|_| Error::BadUtf8)?;
-    if bytes.contains(&0) {
+    if has_nul(bytes) {
         return Err(Error::BadUtf8);
     }
     Ok(s)
+}
+
+/// Payloads shorter than this are checked as one padded block.
+const PAD_LEN: usize = 64;
+
+/// Whether a payload shorter than [`PAD_LEN`] is UTF-8 without NUL, checked
+/// as a block of that length with spaces after it: simdutf8 hands shorter
+/// inputs to `core::str::from_utf8`, which goes a character at a time,
+/// while a block takes its SIMD path (a sequence cut short meets a space,
+/// so the verdict is the payload's).
+#[inline(never)]
+fn check_padded(bytes: &[u8]) -> bool {
+    let mut block = [b' '; PAD_LEN];
+    match block.get_mut(..bytes.len()) {
+        Some(dst) => dst.copy_from_slice(bytes),
+        None => return false,
+    }
+    simdutf8::basic::from_utf8(&block).is_ok() && !has_nul(&block)
 }
 
 /// True when every byte is in 0x01..=0x7F. A word at a time (see
@@ -88,6 +114,18 @@ const fn top_bits(k: usize) -> u64 {
     m
 }
 
+/// The "not in 0x01..=0x7F" flags of sixteen bytes, as [`non_ascii_flags`]
+/// gives them for eight: exact for every byte before the first zero one.
+#[inline(always)]
+fn non_ascii_flags16(bytes: &[u8; 16]) -> u128 {
+    const LOW: u128 = u128::from_le_bytes([0x01; 16]);
+    let x = u128::from_le_bytes(*bytes);
+    x | x.wrapping_sub(LOW)
+}
+
+/// The top bit of every byte of a little-endian 16-byte word.
+const HIGH16: u128 = u128::from_le_bytes([0x80; 16]);
+
 /// For a STR of n (0 to 15) bytes in a window, which flags of
 /// [`non_ascii_flags`] count in the word of window bytes 1..9: the top bits
 /// of its first min(n, 8) bytes.
@@ -134,6 +172,18 @@ pub fn window_ascii(w: &[u8; 16], n: usize) -> bool {
     first | (non_ascii_flags(last) & tail_mask) == 0
 }
 
+/// Whether a payload of 16 to 32 bytes is all in 0x01..=0x7F: its first
+/// and last 16 bytes (overlapping), two words.
+#[inline(always)]
+fn ascii_16_to_32(body: &[u8]) -> bool {
+    match (body.first_chunk::<16>(), body.last_chunk::<16>()) {
+        (Some(a), Some(b)) if body.len() <= 32 => {
+            (non_ascii_flags16(a) | non_ascii_flags16(b)) & HIGH16 == 0
+        }
+        _ => false,
+    }
+}
+
 /// Whether STR payload `body`, whose atom starts with window `w` and a
 /// one-byte header when `body` is at most 15 bytes long, is valid UTF-8
 /// without NUL; such payloads are inside the window, where the ASCII check
@@ -144,6 +194,144 @@ pub fn window_str_ok(w: &[u8; 16], body: &[u8]) -> bool {
         return window_ascii(w, body.len()) || check_str(body).is_ok();
     }
     check_str(body).is_ok()
+}
+
+/// How many bytes a [`StrBatch`] gathers before it checks them: on the
+/// hosts where simdutf8 has SIMD code; elsewhere (microcontrollers, and the
+/// `size-first` build) 0, and every STR is checked on its own.
+const BATCH_CAP: usize = if HOST_SIMD { 1024 } else { 0 };
+
+/// Whether simdutf8 has SIMD code for the target and speed comes first:
+/// then STRs are checked in batches and short ones as padded blocks.
+const HOST_SIMD: bool = cfg!(all(
+    any(
+        target_arch = "x86_64",
+        target_arch = "x86",
+        target_arch = "aarch64"
+    ),
+    not(feature = "size-first")
+));
+
+/// The batch's buffer: room for a whole window past `BATCH_CAP`; none
+/// without batches.
+const BATCH_BUF: usize = if BATCH_CAP == 0 { 0 } else { BATCH_CAP + 16 };
+
+/// STRs longer than this are checked on their own, never gathered: one
+/// simdutf8 call over them costs little per byte.
+const GATHER_MAX: usize = BATCH_CAP / 4;
+
+/// The STR payloads of a fast loop, checked together: UTF-8 without NUL.
+///
+/// A payload that a word test shows to be ASCII without NUL (most keys and
+/// many values) costs no more than that test. Every other one is copied
+/// into a buffer, after one space (a payload inside the 16-byte window: one
+/// 16-byte copy and two stores). When the buffer is full, and when the
+/// loop ends ([`finish`](Self::finish)), one simdutf8 call and one NUL scan
+/// check all of them. The buffer is valid exactly when every payload is: a sequence
+/// cut short at a payload's end meets the next space, a continuation byte
+/// at a payload's start follows a space, and everything else is inside one
+/// payload. So the verdict is that of checking each payload; only *which*
+/// STR failed is lost, and the caller finds it with the exact decode
+/// (`atom::first_refused`) from where its loop began.
+pub(crate) struct StrBatch {
+    buf: [u8; BATCH_BUF],
+    len: usize,
+    /// A check failed.
+    failed: bool,
+}
+
+impl StrBatch {
+    pub(crate) const fn new() -> Self {
+        StrBatch {
+            buf: [0; BATCH_BUF],
+            len: 0,
+            failed: false,
+        }
+    }
+
+    /// Takes STR payload `body` of the atom whose first 16 bytes are `w`.
+    /// `true` when it is valid or gathered; `false` when the caller must
+    /// stop before this atom (it is invalid, or a batch failed).
+    #[inline(always)]
+    pub(crate) fn window_str(&mut self, w: &[u8; 16], body: &[u8]) -> bool {
+        let n = body.len();
+        if BATCH_CAP == 0 {
+            return window_str_ok(w, body);
+        }
+        if n < 16 {
+            // A one-byte header: the payload is inside the window.
+            return window_ascii(w, n) || self.gather_window(w, n);
+        }
+        ascii_16_to_32(body) || self.gather(body)
+    }
+
+    /// Gathers the payload of `n` (below 16) bytes at window bytes 1..: the
+    /// whole window is copied and its tag byte becomes the separator.
+    #[inline(always)]
+    fn gather_window(&mut self, w: &[u8; 16], n: usize) -> bool {
+        if self.len > BATCH_CAP && !self.flush() {
+            return false;
+        }
+        let Some(slot) = self
+            .buf
+            .get_mut(self.len..)
+            .and_then(|b| b.first_chunk_mut::<16>())
+        else {
+            return false;
+        };
+        *slot = *w;
+        slot[0] = b' ';
+        self.len += 1 + n;
+        true
+    }
+
+    /// Gathers a payload of 16 bytes or more, or checks it at once when it
+    /// is long.
+    #[inline(never)]
+    fn gather(&mut self, body: &[u8]) -> bool {
+        let n = body.len();
+        if n > GATHER_MAX {
+            return check_str(body).is_ok();
+        }
+        if self.len + 1 + n > BATCH_CAP && !self.flush() {
+            return false;
+        }
+        let Some(slot) = self.buf.get_mut(self.len..self.len + 1 + n) else {
+            return check_str(body).is_ok();
+        };
+        let (sep, dst) = slot.split_at_mut(1);
+        sep[0] = b' ';
+        dst.copy_from_slice(body);
+        self.len += 1 + n;
+        true
+    }
+
+    /// Checks what is gathered; `false` (and `failed` set) when it is bad.
+    #[inline(never)]
+    fn flush(&mut self) -> bool {
+        let gathered = self.buf.get(..self.len).unwrap_or_default();
+        if simdutf8::basic::from_utf8(gathered).is_err() || has_nul(gathered) {
+            self.failed = true;
+            return false;
+        }
+        self.len = 0;
+        true
+    }
+
+    /// Checks the STRs still gathered: `false` when some STR taken is bad.
+    #[inline(always)]
+    pub(crate) fn finish(&mut self) -> bool {
+        // Without batches nothing is gathered: no check, no code.
+        BATCH_CAP == 0 || (!self.failed && (self.len == 0 || self.flush()))
+    }
+}
+
+/// Whether `bytes` holds a zero byte. A loop without an early exit, which
+/// the compiler turns into whole-vector compares (SSE2 on x86_64: about
+/// 0.2 instructions a byte, where `contains` takes about 1).
+#[inline(never)]
+fn has_nul(bytes: &[u8]) -> bool {
+    bytes.iter().fold(0u8, |acc, &b| acc | u8::from(b == 0)) != 0
 }
 
 /// `bytes` as `str` when it is short (at most 60 bytes, a short STR) and
@@ -262,6 +450,63 @@ mod tests {
             for b in 0..=255u8 {
                 let s = [a, b];
                 assert_eq!(is_utf8_without_nul(&s), want(&s), "{s:02X?}");
+            }
+        }
+    }
+
+    /// A batch of STRs (as atoms with a one-byte header, padded to a
+    /// window) against checking each payload with `core::str::from_utf8`:
+    /// the batch stops or fails exactly when some payload taken is bad.
+    #[test]
+    fn batch_verdict_is_that_of_every_payload() {
+        use yac_testkit::gen::{gen_utf8, Rng};
+        let mut rng = Rng::new(0xBA7C);
+        let want = |s: &[u8]| core::str::from_utf8(s).is_ok() && !s.contains(&0);
+        for _ in 0..3000 {
+            let mut batch = StrBatch::new();
+            let mut all_good = true;
+            let mut went_on = true;
+            for _ in 0..rng.usize(0, 120) {
+                let n = rng.usize(0, 60);
+                let mut payload = gen_utf8(&mut rng, n).into_bytes();
+                if rng.chance(1, 150) && n > 0 {
+                    let at = rng.usize(0, n - 1);
+                    payload[at] = rng.pick(&[0x00, 0x80, 0xC0, 0xC3, 0xE2, 0xED, 0xF4, 0xFF]);
+                }
+                all_good &= want(&payload);
+                assert_eq!(
+                    validate_str(&payload).is_ok(),
+                    want(&payload),
+                    "{payload:02X?}"
+                );
+                let mut atom = vec![tag_str(n)];
+                atom.extend_from_slice(&payload);
+                atom.resize(atom.len().max(16), 0xFF);
+                let w = atom.first_chunk::<16>().unwrap();
+                if !batch.window_str(w, &atom[1..1 + n]) {
+                    went_on = false;
+                    break;
+                }
+            }
+            assert_eq!(went_on && batch.finish(), all_good);
+        }
+    }
+
+    fn tag_str(n: usize) -> u8 {
+        crate::atom::tag::STR | n as u8
+    }
+
+    #[test]
+    fn nul_scan_finds_every_zero_byte() {
+        for len in 0..70 {
+            assert!(!has_nul(&vec![0x80u8; len]));
+            for at in 0..len {
+                let mut v = vec![0xFFu8; len];
+                v[at] = 0;
+                assert!(has_nul(&v), "len {len} at {at}");
+                v.fill(0x01);
+                v[at] = 0;
+                assert!(has_nul(&v), "len {len} at {at}");
             }
         }
     }

@@ -27,7 +27,7 @@
 use crate::atom::{self, tag, Atom};
 use crate::error::Error;
 use crate::rules::{chunk_fits, key_above, Options};
-use crate::utf8;
+use crate::utf8::{self, StrBatch};
 
 /// What one level of `levels` says about the parent of the container open
 /// at that level: a LIST (this value), or a MAP (the offset of the key
@@ -440,12 +440,22 @@ impl<'a> Validator<'a> {
             in_map,
             val_due,
         };
-        let done = match (self.trust_utf8, self.keys) {
-            (true, true) => fast_loop::<true, true>(self.buf, levels, room, &mut r),
-            (false, true) => fast_loop::<false, true>(self.buf, levels, room, &mut r),
-            (_, false) => fast_loop::<false, false>(self.buf, levels, room, &mut r),
+        let mut strs = StrBatch::new();
+        let b = &mut strs;
+        let mut done = match (self.trust_utf8, self.keys) {
+            (true, true) => fast_loop::<true, true>(self.buf, levels, room, &mut r, b),
+            (false, true) => fast_loop::<false, true>(self.buf, levels, room, &mut r, b),
+            (_, false) => fast_loop::<false, false>(self.buf, levels, room, &mut r, b),
         };
         self.pos = self.buf.len() - r.rest.len();
+        if !strs.finish() {
+            // A STR the loop took is bad: the exact path reports the first
+            // one.
+            if let Some(at) = atom::first_refused(rest) {
+                self.pos = self.buf.len() - rest.len() + at;
+                done = false;
+            }
+        }
         self.nodes = r.nodes;
         self.depth = r.depth as u32;
         self.prev_key = r.prev_key;
@@ -471,6 +481,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
     levels: &mut [usize],
     room: usize,
     r: &mut Regs<'a>,
+    b: &mut StrBatch,
 ) -> bool {
     let mut s = *r;
     let done = 'outer: loop {
@@ -479,7 +490,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
                 let Some(w) = s.rest.first_chunk::<16>() else {
                     break 'outer false;
                 };
-                match value::<TRUST>(w, s.rest) {
+                match value::<TRUST>(w, s.rest, b) {
                     Val::Leaf(used) => {
                         s.rest = s.rest.get(used..).unwrap_or_default();
                         s.nodes += 1;
@@ -508,7 +519,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
                 let Some(w) = s.rest.first_chunk::<16>() else {
                     break 'outer false;
                 };
-                match value::<TRUST>(w, s.rest) {
+                match value::<TRUST>(w, s.rest, b) {
                     Val::Leaf(used) => {
                         s.rest = s.rest.get(used..).unwrap_or_default();
                         s.nodes += 1;
@@ -548,7 +559,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
             let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
                 break 'outer false;
             };
-            if (!TRUST && !utf8::window_str_ok(w, key))
+            if (!TRUST && !b.window_str(w, key))
                 || (!s.prev_key.is_empty() && !key_above(key, s.prev_key))
             {
                 break 'outer false;
@@ -566,7 +577,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
 
 /// The value atom at the window `w`, the start of `rest`.
 #[inline(always)]
-fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8]) -> Val {
+fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8], b: &mut StrBatch) -> Val {
     let t = w[0];
     // The integers first: the commonest atoms in number-heavy documents.
     if t & !1 == tag::PINT {
@@ -582,7 +593,7 @@ fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8]) -> Val {
         let Some(body) = rest.get(head..head + n) else {
             return Val::Slow;
         };
-        if !TRUST && t >= tag::STR && !utf8::window_str_ok(w, body) {
+        if !TRUST && t >= tag::STR && !b.window_str(w, body) {
             return Val::Slow;
         }
         return Val::Leaf(head + n);

@@ -23,7 +23,7 @@ use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};
 use super::parse::check_key;
 use super::{Items, UNLINKED};
 use crate::atom::{self, tag, ItemType, Quick};
-use crate::utf8;
+use crate::utf8::StrBatch;
 
 /// Where the fast loop stopped.
 pub(super) enum Stop {
@@ -72,7 +72,8 @@ impl<'a> Items<'a, &mut [Item]> {
         let limits = Limits {
             trust_utf8: self.opts.trust_utf8,
         };
-        let stop = run(self.nodes, &mut r, limits);
+        let mut strs = StrBatch::new();
+        let mut stop = run(self.nodes, &mut r, limits, &mut strs);
         self.len = r.len as u32;
         self.state.cur = r.cur;
         self.state.last = match stop {
@@ -88,6 +89,14 @@ impl<'a> Items<'a, &mut [Item]> {
             (_, false) => ItemType::List as u32,
         };
         *off = buf.len() - r.rest.len();
+        if !strs.finish() {
+            // A STR the loop took is bad: the exact path reports the first
+            // one (and rolls the document back).
+            if let Some(at) = atom::first_refused(rest) {
+                *off = buf.len() - rest.len() + at;
+                stop = Stop::Slow;
+            }
+        }
         stop
     }
 }
@@ -153,13 +162,13 @@ const SLOW: Value = Value::Flow(Flow::Stop(Stop::Slow));
 /// The loop itself: one inner loop per kind of open container, so that
 /// inside a LIST no atom asks whether a MAP key is due.
 #[inline(always)]
-fn run(nodes: &mut [Item], r: &mut Regs<'_>, lim: Limits) -> Stop {
+fn run(nodes: &mut [Item], r: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Stop {
     let mut s = *r;
     let stop = loop {
         let flow = if s.in_map {
-            map_loop(nodes, &mut s, lim)
+            map_loop(nodes, &mut s, lim, b)
         } else {
-            list_loop(nodes, &mut s, lim)
+            list_loop(nodes, &mut s, lim, b)
         };
         if let Flow::Stop(stop) = flow {
             break stop;
@@ -171,12 +180,12 @@ fn run(nodes: &mut [Item], r: &mut Regs<'_>, lim: Limits) -> Stop {
 
 /// Items of a LIST until it closes or a child opens.
 #[inline(always)]
-fn list_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
+fn list_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Flow {
     loop {
         let Some(w) = s.rest.first_chunk::<16>() else {
             return Flow::Stop(Stop::Slow);
         };
-        match value(nodes, w, s, lim, true) {
+        match value(nodes, w, s, lim, true, b) {
             Value::Leaf | Value::Flow(Flow::Switch) if !s.in_map => {}
             Value::Leaf => {}
             Value::Flow(flow) => return flow,
@@ -186,10 +195,10 @@ fn list_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
 
 /// Key/value pairs of a MAP until it closes or a value opens.
 #[inline(always)]
-fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
+fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Flow {
     // The exact path may have stopped between a key and its value.
     if s.count & 1 != 0 {
-        if let Value::Flow(flow) = map_value(nodes, s, lim) {
+        if let Value::Flow(flow) = map_value(nodes, s, lim, b) {
             return flow;
         }
     }
@@ -212,8 +221,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && !utf8::window_str_ok(w, key))
-            || check_key(nodes, s.prev_key, key).is_err()
+        if (!lim.trust_utf8 && !b.window_str(w, key)) || check_key(nodes, s.prev_key, key).is_err()
         {
             return Flow::Stop(Stop::Slow);
         }
@@ -222,7 +230,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
             return Flow::Stop(Stop::Slow);
         }
         s.prev_key = key_idx;
-        if let Value::Flow(flow) = map_value(nodes, s, lim) {
+        if let Value::Flow(flow) = map_value(nodes, s, lim, b) {
             return flow;
         }
     }
@@ -230,9 +238,9 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Flow {
 
 /// The value after a MAP key.
 #[inline(always)]
-fn map_value(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits) -> Value {
+fn map_value(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch) -> Value {
     match s.rest.first_chunk::<16>() {
-        Some(w) => value(nodes, w, s, lim, false),
+        Some(w) => value(nodes, w, s, lim, false, b),
         None => SLOW,
     }
 }
@@ -280,6 +288,7 @@ fn value(
     s: &mut Regs<'_>,
     lim: Limits,
     eoc_closes: bool,
+    b: &mut StrBatch,
 ) -> Value {
     let t = w[0];
     let (v, item_meta, used) = match t {
@@ -301,7 +310,7 @@ fn value(
                 return SLOW;
             };
             let ty = if t >= tag::STR {
-                if !lim.trust_utf8 && !utf8::window_str_ok(w, body) {
+                if !lim.trust_utf8 && !b.window_str(w, body) {
                     return SLOW;
                 }
                 ItemType::Str
