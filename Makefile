@@ -22,9 +22,23 @@ TARGET_DIR   ?= $(or $(CARGO_TARGET_DIR),target)
 # field, through build.rs).
 VERSION := $(shell sed -n 's/^version *= *"\([0-9.]*\)".*/\1/p' Cargo.toml | head -n 1)
 MAJOR   := $(word 1,$(subst ., ,$(VERSION)))
+MINOR   := $(word 2,$(subst ., ,$(VERSION)))
 ifeq ($(MAJOR),)
 $(error cannot read the version from Cargo.toml)
 endif
+
+# ABI policy: the soname names the releases that share one ABI. Before 1.0
+# every minor release may break the ABI, so the soname carries the 0.x
+# minor (libyac.so.0.3); from 1.0 on, only a major release breaks it
+# (libyac.so.1). Each break is listed in CHANGELOG.md, and
+# dist/abi-check.sh fails on a change to the exported ABI that the
+# baseline (dist/abi/libyac.abi) does not announce.
+ifeq ($(MAJOR),0)
+ABI := $(MAJOR).$(MINOR)
+else
+ABI := $(MAJOR)
+endif
+SONAME := libyac.so.$(ABI)
 
 # What a program linking the static library needs besides libyac.a: the
 # default build uses Rust's std (threads, dynamic symbol lookup for its
@@ -46,12 +60,12 @@ $(STATIC): $(SOURCES)
 	$(CARGO) rustc --release --lib --crate-type staticlib --target-dir $(TARGET_DIR)
 	touch $@
 
-# The soname carries the major version only; the exported symbols are the
-# C API's (rustc exports only the #[no_mangle] extern "C" functions of a
+# The soname is $(SONAME) (see ABI above); the exported symbols are the C
+# API's (rustc exports only the #[no_mangle] extern "C" functions of a
 # cdylib; tests/install.rs checks the list).
 $(SHARED): $(SOURCES)
 	$(CARGO) rustc --release --lib --crate-type cdylib --target-dir $(TARGET_DIR) \
-	  -- -C link-arg=-Wl,-soname,libyac.so.$(MAJOR)
+	  -- -C link-arg=-Wl,-soname,$(SONAME)
 	cp $(OUT)/libyac.so $@
 
 # Rebuilt when PREFIX or LIBDIR change (the stamp records them).
@@ -75,8 +89,8 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	$(INSTALL) -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libyac.a
 	$(INSTALL) -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/libyac.so.$(VERSION)
-	ln -sf libyac.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libyac.so.$(MAJOR)
-	ln -sf libyac.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/libyac.so
+	ln -sf libyac.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libyac.so
 	$(INSTALL) -m 644 include/yac.h $(DESTDIR)$(INCLUDEDIR)/yac.h
 	$(INSTALL) -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/yac.pc
 
@@ -87,7 +101,7 @@ install-cli: cli
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libyac.a \
 	  $(DESTDIR)$(LIBDIR)/libyac.so.$(VERSION) \
-	  $(DESTDIR)$(LIBDIR)/libyac.so.$(MAJOR) \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libyac.so \
 	  $(DESTDIR)$(INCLUDEDIR)/yac.h \
 	  $(DESTDIR)$(PKGCONFIGDIR)/yac.pc \
@@ -95,3 +109,7 @@ uninstall:
 
 clean:
 	$(CARGO) clean --target-dir $(TARGET_DIR)
+
+# `make -s print-VAR`: a variable's value, for the scripts of dist/.
+print-%:
+	@echo '$($*)'

@@ -147,3 +147,28 @@ pub const SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
 /// Sanitizer flags for the second run of the C tests.
 pub const SANITIZE: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
+
+/// Whether every command of `tools` runs (`TOOL --version`). When one does
+/// not: under CI (`CI` set) the test fails, else it says what is missing
+/// and the caller skips (returns early).
+pub fn tools_present(test: &str, tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            !Command::new(t)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: {missing:?} missing (embedded/setup.sh installs them; required under CI)"
+    );
+    eprintln!("{test}: SKIPPED, {missing:?} not installed (embedded/setup.sh installs them)");
+    false
+}
