@@ -4,6 +4,7 @@
 #   make install PREFIX=/usr/local        # also DESTDIR=... for staging
 #   make uninstall PREFIX=/usr/local
 #   make cli / make install-cli           # the `yac` command-line tool
+#   make dist                             # release archive (dist/build.sh)
 #
 # The libraries are built by cargo, one crate type at a time (see README,
 # "Building the C library": only then does cargo apply the release LTO).
@@ -14,6 +15,7 @@ LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR     ?= $(LIBDIR)/cmake/yac
 DESTDIR      ?=
 INSTALL      ?= install
 TARGET_DIR   ?= $(or $(CARGO_TARGET_DIR),target)
@@ -48,13 +50,21 @@ LIBS_PRIVATE := -lpthread -ldl -lm
 OUT    := $(TARGET_DIR)/release
 STATIC := $(OUT)/libyac.a
 SHARED := $(OUT)/libyac.so.$(VERSION)
-PC     := $(OUT)/yac.pc
+# Where the generated pkg-config and CMake files go (dist/build.sh sets it
+# per target of the release archive, with the variables below).
+GEN_DIR ?= $(OUT)
+PC     := $(GEN_DIR)/yac.pc
+CMAKE_FILES := $(GEN_DIR)/yacConfig.cmake $(GEN_DIR)/yacConfigVersion.cmake
+# The CMake package finds the header relative to the library directory
+# (relocatable), and refuses a project of another pointer size.
+INCLUDE_FROM_LIBDIR ?= $(shell realpath -m --relative-to=$(LIBDIR) $(INCLUDEDIR))
+SIZEOF_VOID_P ?= $(shell echo $$(( $$(getconf LONG_BIT) / 8 )))
 CLI    := $(OUT)/yac
 SOURCES := $(shell find src yac/src -name '*.rs') \
            build.rs cbindgen.toml Cargo.toml yac/Cargo.toml Cargo.lock
 
-.PHONY: all cli install install-cli uninstall clean
-all: $(STATIC) $(SHARED) $(PC)
+.PHONY: all cli install install-cli uninstall clean dist
+all: $(STATIC) $(SHARED) $(PC) $(CMAKE_FILES)
 
 $(STATIC): $(SOURCES)
 	$(CARGO) rustc --release --lib --crate-type staticlib --target-dir $(TARGET_DIR)
@@ -68,17 +78,26 @@ $(SHARED): $(SOURCES)
 	  -- -C link-arg=-Wl,-soname,$(SONAME)
 	cp $(OUT)/libyac.so $@
 
-# Rebuilt when PREFIX or LIBDIR change (the stamp records them).
-$(PC): yac.pc.in Cargo.toml $(OUT)/.pc-dirs
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	    -e 's|@LIBS_PRIVATE@|$(LIBS_PRIVATE)|g' yac.pc.in > $@
+# The generated files: @VAR@ replaced by the variable's value. Rebuilt
+# when a variable changes (the stamp records them).
+GEN_VARS := PREFIX LIBDIR INCLUDEDIR VERSION MAJOR MINOR SONAME LIBS_PRIVATE \
+            INCLUDE_FROM_LIBDIR SIZEOF_VOID_P
+LIBS_PRIVATE_CMAKE = $(subst $(eval) ,;,$(strip $(LIBS_PRIVATE)))
+SUBST = sed $(foreach v,$(GEN_VARS) LIBS_PRIVATE_CMAKE,-e 's|@$(v)@|$($(v))|g')
+$(PC): yac.pc.in Cargo.toml $(GEN_DIR)/.gen-vars
+	$(SUBST) $< > $@
+$(GEN_DIR)/%.cmake: cmake/%.cmake.in Cargo.toml $(GEN_DIR)/.gen-vars
+	$(SUBST) $< > $@
 
-$(OUT)/.pc-dirs: FORCE
-	@mkdir -p $(OUT)
-	@echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR)' | cmp -s - $@ || \
-	  echo '$(PREFIX) $(LIBDIR) $(INCLUDEDIR)' > $@
+$(GEN_DIR)/.gen-vars: FORCE
+	@mkdir -p $(GEN_DIR)
+	@echo '$(foreach v,$(GEN_VARS),$($(v)))' | cmp -s - $@ || \
+	  echo '$(foreach v,$(GEN_VARS),$($(v)))' > $@
 FORCE:
+
+# Only the pkg-config and CMake files (dist/build.sh).
+.PHONY: config-files
+config-files: $(PC) $(CMAKE_FILES)
 
 cli: $(CLI)
 $(CLI): $(SOURCES) $(shell find cli/src -name '*.rs') cli/Cargo.toml
@@ -93,6 +112,8 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libyac.so
 	$(INSTALL) -m 644 include/yac.h $(DESTDIR)$(INCLUDEDIR)/yac.h
 	$(INSTALL) -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/yac.pc
+	$(INSTALL) -d $(DESTDIR)$(CMAKEDIR)
+	$(INSTALL) -m 644 $(CMAKE_FILES) $(DESTDIR)$(CMAKEDIR)/
 
 install-cli: cli
 	$(INSTALL) -d $(DESTDIR)$(BINDIR)
@@ -105,7 +126,13 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libyac.so \
 	  $(DESTDIR)$(INCLUDEDIR)/yac.h \
 	  $(DESTDIR)$(PKGCONFIGDIR)/yac.pc \
+	  $(DESTDIR)$(CMAKEDIR)/yacConfig.cmake \
+	  $(DESTDIR)$(CMAKEDIR)/yacConfigVersion.cmake \
 	  $(DESTDIR)$(BINDIR)/yac
+
+# The release archive for C users: see dist/build.sh.
+dist:
+	dist/build.sh
 
 clean:
 	$(CARGO) clean --target-dir $(TARGET_DIR)

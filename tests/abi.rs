@@ -84,10 +84,22 @@ fn abidiff_flags_breaks_and_not_additions() {
         p
     };
 
-    assert_eq!(abidiff(&baseline, &baseline), 0, "the baseline against itself");
+    assert_eq!(
+        abidiff(&baseline, &baseline),
+        0,
+        "the baseline against itself"
+    );
     let fewer = write("fewer.abi", &without_function(&xml, "YACVersion"));
-    assert_eq!(abidiff(&fewer, &baseline), 0, "an added function is no break");
-    assert_ne!(abidiff(&baseline, &fewer), 0, "a removed function is a break");
+    assert_eq!(
+        abidiff(&fewer, &baseline),
+        0,
+        "an added function is no break"
+    );
+    assert_ne!(
+        abidiff(&baseline, &fewer),
+        0,
+        "a removed function is a break"
+    );
 
     // struct YACAtom's `tag` after `v` (16 bytes) and `typ` (4).
     let moved = write("moved.abi", &with_member_moved(&xml, "YACAtom", 160, 168));

@@ -32,20 +32,6 @@ fn abi() -> String {
     }
 }
 
-/// `make ARGS` in the crate root, building into the test's target dir.
-fn make(args: &[&str]) -> String {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new("make");
-    cmd.current_dir(native::manifest_dir())
-        .arg(format!("TARGET_DIR={}", native::target_dir().display()))
-        .arg(format!("CARGO={}", cargo.to_string_lossy()))
-        .args(args)
-        .env_remove("CARGO_BUILD_TARGET")
-        .env_remove("MAKEFLAGS")
-        .env_remove("MFLAGS");
-    String::from_utf8_lossy(&native::run(&mut cmd).stdout).into_owned()
-}
-
 fn stdout(cmd: &mut Command) -> String {
     String::from_utf8(native::run(cmd).stdout).unwrap()
 }
@@ -98,11 +84,17 @@ fn make_install_then_build_with_pkg_config() {
     }
     let prefix = fresh_dir("prefix");
     let prefix_arg = format!("PREFIX={}", prefix.display());
-    make(&["install", &prefix_arg]);
+    native::make(&["install", &prefix_arg]);
 
     let lib = prefix.join("lib");
     let so = format!("libyac.so.{VERSION}");
-    for f in ["libyac.a", &so, "pkgconfig/yac.pc"] {
+    for f in [
+        "libyac.a",
+        &so,
+        "pkgconfig/yac.pc",
+        "cmake/yac/yacConfig.cmake",
+        "cmake/yac/yacConfigVersion.cmake",
+    ] {
         assert!(lib.join(f).is_file(), "{f} installed");
     }
     let link = |name: &str| fs::read_link(lib.join(name)).unwrap();
@@ -177,7 +169,7 @@ fn make_install_then_build_with_pkg_config() {
     // Staged install: files under DESTDIR, paths in yac.pc without it.
     let stage = fresh_dir("stage");
     let destdir = format!("DESTDIR={}", stage.display());
-    make(&["install", "install-cli", "PREFIX=/opt/yac", &destdir]);
+    native::make(&["install", "install-cli", "PREFIX=/opt/yac", &destdir]);
     let staged = stage.join("opt/yac");
     let pc = fs::read_to_string(staged.join("lib/pkgconfig/yac.pc")).unwrap();
     assert!(pc.contains("prefix=/opt/yac\n") && pc.contains("libdir=/opt/yac/lib\n"));
@@ -187,8 +179,8 @@ fn make_install_then_build_with_pkg_config() {
     assert!(help.starts_with("usage: yac"), "{help}");
 
     // Uninstall removes every installed file.
-    make(&["uninstall", "PREFIX=/opt/yac", &destdir]);
-    make(&["uninstall", &prefix_arg]);
+    native::make(&["uninstall", "PREFIX=/opt/yac", &destdir]);
+    native::make(&["uninstall", &prefix_arg]);
     for root in [&prefix, &staged] {
         let left: Vec<_> = walk_files(root);
         assert!(left.is_empty(), "left after uninstall: {left:?}");

@@ -172,3 +172,18 @@ pub fn tools_present(test: &str, tools: &[&str]) -> bool {
     eprintln!("{test}: SKIPPED, {missing:?} not installed (embedded/setup.sh installs them)");
     false
 }
+
+/// `make ARGS` in the crate root, building into the test's target dir;
+/// its standard output.
+pub fn make(args: &[&str]) -> String {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new("make");
+    cmd.current_dir(manifest_dir())
+        .arg(format!("TARGET_DIR={}", target_dir().display()))
+        .arg(format!("CARGO={}", cargo.to_string_lossy()))
+        .args(args)
+        .env_remove("CARGO_BUILD_TARGET")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS");
+    String::from_utf8_lossy(&run(&mut cmd).stdout).into_owned()
+}
