@@ -141,7 +141,7 @@ fn cmake_find_package_static_and_shared() {
             let want = format!("-DYAC_WANT_VERSION=0.{other}");
             let err = cmake(&project("find_package"), &build, &[at.clone(), want])
                 .expect_err("another 0.x minor is refused");
-            assert!(err.contains("compatible with requested version"), "{err}");
+            assert!(err.contains("Could not find a configuration file"), "{err}");
         }
     }
 }
