@@ -66,8 +66,12 @@ cargo_lib() {
     args+=(--no-default-features)
     env+=(CARGO_PROFILE_RELEASE_OPT_LEVEL=z)
   fi
+  # target/size-first, target/embedded-size-first (tests/embedded.rs's).
   if [ "$build" = size-first ]; then
-    dir=$dir-size-first
+    case $dir in
+    */embedded) dir=$dir-size-first ;;
+    *) dir=$dir/size-first ;;
+    esac
     args+=(--features size-first)
   fi
   # The host build goes where `make` puts it (no --target).
