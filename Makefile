@@ -60,8 +60,8 @@ CMAKE_FILES := $(GEN_DIR)/yacConfig.cmake $(GEN_DIR)/yacConfigVersion.cmake
 INCLUDE_FROM_LIBDIR ?= $(shell realpath -m --relative-to=$(LIBDIR) $(INCLUDEDIR))
 SIZEOF_VOID_P ?= $(shell echo $$(( $$(getconf LONG_BIT) / 8 )))
 CLI    := $(OUT)/yac
-SOURCES := $(shell find src yac/src -name '*.rs') \
-           build.rs cbindgen.toml Cargo.toml yac/Cargo.toml Cargo.lock
+SOURCES := $(shell find src capi/src yac/src -name '*.rs') \
+           build.rs cbindgen.toml Cargo.toml capi/Cargo.toml yac/Cargo.toml Cargo.lock
 
 .PHONY: all cli install install-cli uninstall clean dist
 all: $(STATIC) $(SHARED) $(PC) $(CMAKE_FILES)

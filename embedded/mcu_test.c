@@ -171,7 +171,7 @@ static void test_rich_doc(void) {
                 YACErrNo &&
             u == UINT64_MAX,
         "rich n");
-  CHECK(YACItemsGetInt(&s, &items, YACItemsMapGet(&items, root, "e")) ==
+  CHECK(YACItemsGetSint(&s, &items, YACItemsMapGet(&items, root, "e")) ==
                 YACErrNo &&
             s == -5,
         "rich e");
@@ -179,7 +179,7 @@ static void test_rich_doc(void) {
                 YACErrNo &&
             b,
         "rich m");
-  CHECK(YACItemsGetDouble(&f, &items, YACItemsMapGet(&items, root, "c")) ==
+  CHECK(YACItemsGetFloat(&f, &items, YACItemsMapGet(&items, root, "c")) ==
                 YACErrNo &&
             f == 1.5,
         "rich c");
@@ -477,14 +477,14 @@ static void by_get(struct StackOp *o) {
       YACItemsGetUint(&u, o->items, i);
       break;
     case YACItemNint:
-      YACItemsGetInt(&v, o->items, i);
+      YACItemsGetSint(&v, o->items, i);
       break;
     case YACItemFalse:
     case YACItemTrue:
       YACItemsGetBool(&b, o->items, i);
       break;
     case YACItemFloat:
-      YACItemsGetDouble(&f, o->items, i);
+      YACItemsGetFloat(&f, o->items, i);
       break;
     case YACItemStr:
       YACItemsGetStr(&str, &len, o->items, i);

@@ -15,12 +15,12 @@ use std::ptr::{null, null_mut};
 
 use yac_testkit::input::Input;
 use libfuzzer_sys::fuzz_target;
-use libyac::ffi::atom::{YACAtom, YACAtomDecode};
-use libyac::ffi::enc::*;
-use libyac::ffi::items::*;
-use libyac::ffi::items_edits::*;
-use libyac::ffi::tai64::*;
-use libyac::ffi::{YACErr, YACErr2Str};
+use yac_capi::ffi::atom::{YACAtom, YACAtomDecode};
+use yac_capi::ffi::enc::*;
+use yac_capi::ffi::items::*;
+use yac_capi::ffi::cursor::*;
+use yac_capi::ffi::tai64::*;
+use yac_capi::ffi::{YACErr, YACErr2Str};
 use yac::items::{Item, NONE};
 
 /// Old pools stay alive until the end of the run (the tree may still point
@@ -197,7 +197,7 @@ fuzz_target!(|data: &[u8]| {
                 6 => {
                     let i = idx(&mut inp, len);
                     let (b, n) = bytes_arg(&mut inp, 8);
-                    let _ = YACItemsMapGetN(it, i, b, n);
+                    let _ = YACItemsMapGetN(it, i, b.cast(), n);
                     if !b.is_null() {
                         let s = std::slice::from_raw_parts(b, n);
                         let c: Vec<u8> = s.iter().copied().filter(|&x| x != 0).collect();
@@ -215,9 +215,9 @@ fuzz_target!(|data: &[u8]| {
                     let mut p: *const u8 = null();
                     let mut s: *const std::ffi::c_char = null();
                     let _ = YACItemsGetUint(ptr_or_null(&mut inp, &mut v64), it, i);
-                    let _ = YACItemsGetInt(ptr_or_null(&mut inp, &mut i64v), it, i);
+                    let _ = YACItemsGetSint(ptr_or_null(&mut inp, &mut i64v), it, i);
                     let _ = YACItemsGetBool(ptr_or_null(&mut inp, &mut bv), it, i);
-                    let _ = YACItemsGetDouble(ptr_or_null(&mut inp, &mut d), it, i);
+                    let _ = YACItemsGetFloat(ptr_or_null(&mut inp, &mut d), it, i);
                     if ok(YACItemsGetStr(&mut s, &mut sz, it, i)) {
                         assert!(!s.is_null() || sz == 0);
                     }
@@ -264,7 +264,7 @@ fuzz_target!(|data: &[u8]| {
                     let (m, k, v) = (idx(&mut inp, len), idx(&mut inp, len), idx(&mut inp, len));
                     let _ = YACItemsMapSet(ptr_or_null(&mut inp, &mut u), it, m, k, v);
                     let (b, n) = bytes_arg(&mut inp, 8);
-                    let _ = YACItemsMapDel(ptr_or_null(&mut inp, &mut u), it, m, b, n);
+                    let _ = YACItemsMapDel(ptr_or_null(&mut inp, &mut u), it, m, b.cast(), n);
                 }
                 14 | 15 => {
                     let i = idx(&mut inp, len);
@@ -377,7 +377,7 @@ fuzz_target!(|data: &[u8]| {
                         7 => YACItemsCursorReplace(ptr_or_null(&mut inp, &mut u), it, c, p),
                         8 => YACItemsMapAppend(it, c, p, q),
                         _ => {
-                            let _ = (YACCursorParent(c), YACCursorPrev(c));
+                            let _ = (YACItemsCursorParent(c), YACItemsCursorPrev(c));
                             YACErr::YACErrNo
                         }
                     };

@@ -179,7 +179,7 @@ pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v:
 /// # Safety
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsAddInt(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
+pub unsafe extern "C" fn YACItemsAddSint(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
     // SAFETY: per the contract (no arena).
     unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_int(v)) }
 }
@@ -319,7 +319,7 @@ pub unsafe extern "C" fn YACItemsAddHexlet(
 /// # Safety
 /// As for `YACItemsAddStr`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsAddDouble(
+pub unsafe extern "C" fn YACItemsAddFloat(
     idx: *mut u32,
     items: *mut YACItems,
     arena: *mut YACArena,
@@ -468,7 +468,7 @@ pub unsafe extern "C" fn YACItemsMapPutUint(
 /// # Safety
 /// As for `YACItemsMapPut`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsMapPutInt(
+pub unsafe extern "C" fn YACItemsMapPutSint(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,
@@ -476,7 +476,7 @@ pub unsafe extern "C" fn YACItemsMapPutInt(
     v: i64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddInt(i, items, v)) }
+    unsafe { put_with(items, arena, map, key, |i| YACItemsAddSint(i, items, v)) }
 }
 
 /// Sets `key` of `map` to a new TRUE/FALSE node.
@@ -541,7 +541,7 @@ pub unsafe extern "C" fn YACItemsMapPutStr(
 /// # Safety
 /// As for `YACItemsMapPut`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsMapPutDouble(
+pub unsafe extern "C" fn YACItemsMapPutFloat(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,
@@ -551,7 +551,7 @@ pub unsafe extern "C" fn YACItemsMapPutDouble(
     // SAFETY: per the contract.
     unsafe {
         put_with(items, arena, map, key, |i| {
-            YACItemsAddDouble(i, items, arena, d)
+            YACItemsAddFloat(i, items, arena, d)
         })
     }
 }
