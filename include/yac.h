@@ -356,12 +356,11 @@ extern "C" {
 const char *YACErr2Str(int err);
 
 // The name of a `YACItemType` value, static and NUL-terminated: "NIL",
-// "FALSE", "TRUE", "HEXLET", "+INT", "-INT" (both for the values that
-// fit 64 bits and for the big ones), "LIST", "MAP", "BLOB", "FLOAT",
-// "TAI64", "MAGIC", "BIN", "STR", "EOC", and "INVALID" for
-// `YACItemInvalid`. Takes a plain word so that any value is safe to pass;
-// values that name no type give "unknown type". The string must not be
-// freed or modified.
+// "FALSE", "TRUE", "HEXLET", "+INT", "-INT", "+BIGINT", "-BIGINT",
+// "LIST", "MAP", "BLOB", "FLOAT", "TAI64", "MAGIC", "BIN", "STR", "EOC",
+// and "INVALID" for `YACItemInvalid`. Takes a plain word so that any
+// value is safe to pass; values that name no type give "unknown type".
+// The string must not be freed or modified.
 const char *YACItemTypeName(uint32_t typ);
 
 // The library's version, "MAJOR.MINOR.PATCH", NUL-terminated: the

@@ -330,9 +330,9 @@ const TYPE_NAME: [&str; 18] = [
 /// The name of a `YACItemType` value, static and NUL-terminated: "NIL",
 /// "FALSE", "TRUE", "HEXLET", "+INT", "-INT", "+BIGINT", "-BIGINT",
 /// "LIST", "MAP", "BLOB", "FLOAT", "TAI64", "MAGIC", "BIN", "STR", "EOC",
-/// and "INVALID" for `YACItemInvalid`. Takes a plain word so that any value is safe to pass;
-/// values that name no type give "unknown type". The string must not be
-/// freed or modified.
+/// and "INVALID" for `YACItemInvalid`. Takes a plain word so that any
+/// value is safe to pass; values that name no type give "unknown type".
+/// The string must not be freed or modified.
 #[no_mangle]
 pub extern "C" fn YACItemTypeName(typ: u32) -> *const c_char {
     static_text(&TYPE_NAME, usize::try_from(typ).ok(), "unknown type\0")
