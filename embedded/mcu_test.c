@@ -334,6 +334,7 @@ static __attribute__((noinline)) size_t used_below(uintptr_t top,
 
 struct StackOp {
   struct YACItems *items;
+  const unsigned char *buf;
   size_t len;
 };
 
@@ -341,7 +342,7 @@ static void op_parse(struct StackOp *o) {
   uint32_t root;
   size_t off = 0;
   o->items->len = 0;
-  CHECK(YACItemsParse(o->items, &root, &off, deep, o->len) == YACErrNo,
+  CHECK(YACItemsParse(o->items, &root, &off, o->buf, o->len) == YACErrNo,
         "stack parse");
 }
 
@@ -394,6 +395,7 @@ static void test_stack(void) {
   struct YACItems items;
   struct StackOp o;
   o.items = &items;
+  o.buf = deep;
   for (i = 0; i < COUNT(ops); i++) {
     for (k = 0; k < 2; k++) {
       o.len = build_deep(depths[k]);
@@ -420,14 +422,11 @@ struct StackBy {
   const char *at;
 };
 
-/* The input of the by_* operations. */
-static const unsigned char *by_buf;
-
 static void by_decode(struct StackOp *o) {
   size_t off = 0, got = 0;
   struct YACAtom a;
   while (off < o->len &&
-         YACAtomDecode(&got, &a, by_buf + off, o->len - off) == YACErrNo) {
+         YACAtomDecode(&got, &a, o->buf + off, o->len - off) == YACErrNo) {
     off += got;
   }
   CHECK(off == o->len, "by decode");
@@ -435,23 +434,15 @@ static void by_decode(struct StackOp *o) {
 
 static void by_count(struct StackOp *o) {
   size_t nodes = 0, used = 0;
-  CHECK(YACItemsNodesNeeded(&nodes, &used, by_buf, o->len, 0) == YACErrNo,
+  CHECK(YACItemsNodesNeeded(&nodes, &used, o->buf, o->len, 0) == YACErrNo,
         "by count");
 }
 
 static void by_validate(struct StackOp *o) {
   size_t levels[16], off = 0, nodes = 0;
-  CHECK(YACValidate(&off, &nodes, levels, COUNT(levels), by_buf, o->len, 0,
+  CHECK(YACValidate(&off, &nodes, levels, COUNT(levels), o->buf, o->len, 0,
                     0) == YACErrNo,
         "by validate");
-}
-
-static void by_parse(struct StackOp *o) {
-  uint32_t root;
-  size_t off = 0;
-  o->items->len = 0;
-  CHECK(YACItemsParse(o->items, &root, &off, by_buf, o->len) == YACErrNo,
-        "by parse");
 }
 
 static void by_encode(struct StackOp *o) {
@@ -520,12 +511,12 @@ static void stack_on(struct StackBy *by, size_t n, const unsigned char *buf,
     return;
   }
   o.items = &items;
+  o.buf = buf;
   o.len = len;
-  by_buf = buf;
   for (k = 0; k < n; k++) {
     size_t u;
     YACItemsInit(&items, pool, COUNT(pool));
-    by_parse(&o);
+    op_parse(&o);
     u = measure(by[k].op, &o);
     if (u > by[k].worst) {
       by[k].worst = u;
@@ -538,7 +529,7 @@ static void test_stack_by_type(void) {
   static struct StackBy by[] = {{"YACAtomDecode", by_decode, 0, ""},
                                 {"YACItemsNodesNeeded", by_count, 0, ""},
                                 {"YACValidate", by_validate, 0, ""},
-                                {"YACItemsParse", by_parse, 0, ""},
+                                {"YACItemsParse", op_parse, 0, ""},
                                 {"YACItemsEncodedLen+Encode", by_encode, 0, ""},
                                 {"walk", op_walk, 0, ""},
                                 {"getters", by_get, 0, ""},
