@@ -550,6 +550,8 @@ static void test_stack_by_type(void) {
   for (i = 0; i < COUNT(by); i++) {
     printf("stack worst %s: %lu bytes (%s)\n", by[i].name,
            (unsigned long)by[i].worst, by[i].at);
+  }
+}
 
 /* Every vector written back through the inline and the exported writer
  * calls alike, with a buffer that holds it or not, and streamed. */
