@@ -163,6 +163,28 @@ static void check_error_strings(void) {
   }
 }
 
+/* Every YACItemType has its own name; any other value is "unknown
+ * type". */
+static void check_type_names(void) {
+  static const uint32_t out_of_range[] = {YACItemNbig + 1, 255, UINT32_MAX};
+  uint32_t t, u;
+  size_t i;
+  CHECK(strcmp(YACItemTypeName(YACItemMap), "MAP") == 0, "MAP name");
+  CHECK(strcmp(YACItemTypeName(YACItemPbig), "+BIGINT") == 0, "+BIGINT");
+  for (t = YACItemInvalid; t <= YACItemNbig; t++) {
+    const char *s = YACItemTypeName(t);
+    CHECK(s != NULL && s[0] != '\0' && strcmp(s, "unknown type") != 0,
+          "type name");
+    for (u = YACItemInvalid; u < t; u++) {
+      CHECK(strcmp(s, YACItemTypeName(u)) != 0, s);
+    }
+  }
+  for (i = 0; i < COUNT(out_of_range); i++) {
+    CHECK(strcmp(YACItemTypeName(out_of_range[i]), "unknown type") == 0,
+          "type out of range");
+  }
+}
+
 int main(void) {
   size_t i;
   for (i = 0; i < COUNT(valid_vectors); i++) {
@@ -173,5 +195,6 @@ int main(void) {
   }
   check_null_arguments();
   check_error_strings();
+  check_type_names();
   return check_report();
 }

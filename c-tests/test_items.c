@@ -210,7 +210,9 @@ static void test_vectors(void) {
 
 /* Every atom-level invalid input fails YACItemsParse and
  * YACItemsNodesNeeded with the decoder's error, at offset 0, adding no
- * node; every stream-level one fails with its error at its offset. */
+ * node; every stream-level one fails with its error at its offset, and
+ * YACItemsNodesNeeded on the failing document says the same offset (but
+ * for the MAP key rules, which it leaves to the parse). */
 static void test_invalid(void) {
   size_t i;
   for (i = 0; i < COUNT(invalid_vectors); i++) {
@@ -228,6 +230,11 @@ static void test_invalid(void) {
     CHECK(items.len == 0, v->name);
     CHECK(YACItemsNodesNeeded(&nodes, &used, buf, v->len, 0) == v->err,
           v->name);
+    if (v->err == YACErrInvalid) {
+      CHECK(nodes == 777 && used == 777, v->name);
+    } else {
+      CHECK(nodes == 777 && used == 0, v->name);
+    }
     free(buf);
   }
   for (i = 0; i < COUNT(stream_vectors); i++) {
@@ -257,6 +264,14 @@ static void test_invalid(void) {
       CHECK(YACItemsAbort(&items) == YACErrNo, v->name);
     }
     CHECK(items.len == len_before, v->name);
+    if (err != YACErrMapBadKey && err != YACErrMapNoVal &&
+        err != YACErrMapUnordered) {
+      size_t nodes = 777, used = 777;
+      CHECK(YACItemsNodesNeeded(&nodes, &used, buf + doc_start,
+                                v->len - doc_start, 0) == err,
+            v->name);
+      CHECK(nodes == 777 && doc_start + used == v->at, v->name);
+    }
     free(buf);
   }
 }

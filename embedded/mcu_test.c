@@ -8,8 +8,9 @@
  * InsertAfter, Remove, SetValue); NoMem; a LIST nested 1000 deep; and the
  * stack that parse, encode and walk use at depths 10 and MCU_TREE_DEPTH,
  * measured with a painted stack, which must not grow with depth; the
- * header's inline writer calls against the exported ones, replaying every
- * vector.
+ * worst stack of each entry point over every vector (every value type);
+ * the header's inline writer calls against the exported ones, replaying
+ * every vector.
  *
  * Board limits come from the command line: MCU_TREE_DEPTH (deepest tree
  * parsed, which sets the pool: 16 bytes per node), MCU_OUT_CAP (the encode
@@ -338,6 +339,7 @@ static __attribute__((noinline)) size_t used_below(uintptr_t top,
 
 struct StackOp {
   struct YACItems *items;
+  const unsigned char *buf;
   size_t len;
 };
 
@@ -345,7 +347,7 @@ static void op_parse(struct StackOp *o) {
   uint32_t root;
   size_t off = 0;
   o->items->len = 0;
-  CHECK(YACItemsParse(o->items, &root, &off, deep, o->len) == YACErrNo,
+  CHECK(YACItemsParse(o->items, &root, &off, o->buf, o->len) == YACErrNo,
         "stack parse");
 }
 
@@ -398,6 +400,7 @@ static void test_stack(void) {
   struct YACItems items;
   struct StackOp o;
   o.items = &items;
+  o.buf = deep;
   for (i = 0; i < COUNT(ops); i++) {
     for (k = 0; k < 2; k++) {
       o.len = build_deep(depths[k]);
@@ -409,6 +412,144 @@ static void test_stack(void) {
            ops[i].name, (unsigned long)depths[0], (unsigned long)used[0],
            (unsigned long)depths[1], (unsigned long)used[1]);
     CHECK(used[0] == used[1], "stack does not grow with depth");
+  }
+}
+
+/* The stack each entry point takes on real values: every vector of
+ * FORMAT.md that fits the board (one value of each type and width: floats
+ * of every size, TAI64NA, big integers, UTF-8 strings, BLOBs, nested
+ * containers) and the rich document (a MAP holding every type): the
+ * largest figure over them, and which input gave it. */
+struct StackBy {
+  const char *name;
+  void (*op)(struct StackOp *);
+  size_t worst;
+  const char *at;
+};
+
+static void by_decode(struct StackOp *o) {
+  size_t off = 0, got = 0;
+  struct YACAtom a;
+  while (off < o->len &&
+         YACAtomDecode(&got, &a, o->buf + off, o->len - off) == YACErrNo) {
+    off += got;
+  }
+  CHECK(off == o->len, "by decode");
+}
+
+static void by_count(struct StackOp *o) {
+  size_t nodes = 0, used = 0;
+  CHECK(YACItemsNodesNeeded(&nodes, &used, o->buf, o->len, 0) == YACErrNo,
+        "by count");
+}
+
+static void by_validate(struct StackOp *o) {
+  size_t levels[16], off = 0, nodes = 0;
+  CHECK(YACValidate(&off, &nodes, levels, COUNT(levels), o->buf, o->len, 0,
+                    0) == YACErrNo,
+        "by validate");
+}
+
+static void by_encode(struct StackOp *o) {
+  size_t off = 0, need = 0;
+  CHECK(YACItemsEncodedLen(&need, o->items, 0) == YACErrNo &&
+            YACItemsEncode(o->items, 0, &off, out, sizeof out) == YACErrNo,
+        "by encode");
+}
+
+/* The getter of each node's type, on every node of the tree. */
+static void by_get(struct StackOp *o) {
+  uint32_t i;
+  for (i = 0; i < o->items->len; i++) {
+    const unsigned char *p;
+    const char *str;
+    size_t len;
+    uint64_t u, total;
+    int64_t v;
+    double f;
+    bool b;
+    switch (YACItemsType(o->items, i)) {
+    case YACItemPint:
+      YACItemsGetUint(&u, o->items, i);
+      break;
+    case YACItemNint:
+      YACItemsGetSint(&v, o->items, i);
+      break;
+    case YACItemFalse:
+    case YACItemTrue:
+      YACItemsGetBool(&b, o->items, i);
+      break;
+    case YACItemFloat:
+      YACItemsGetFloat(&f, o->items, i);
+      break;
+    case YACItemStr:
+      YACItemsGetStr(&str, &len, o->items, i);
+      break;
+    case YACItemBin:
+      YACItemsGetBin(&p, &len, o->items, i);
+      break;
+    case YACItemBlob:
+      YACItemsGetBlob(&u, &total, o->items, i);
+      break;
+    default:
+      YACItemsGetBytes(&p, &len, o->items, i);
+      break;
+    }
+  }
+}
+
+static void by_map_get(struct StackOp *o) {
+  if (YACItemsType(o->items, 0) == YACItemMap) {
+    (void)YACItemsMapGet(o->items, 0, "k");
+  }
+}
+
+/* Each operation of `by` on the document `buf` (parsed first), keeping the
+ * worst figure; documents that do not fit the board are left out. */
+static void stack_on(struct StackBy *by, size_t n, const unsigned char *buf,
+                     size_t len, const char *name) {
+  struct YACItems items;
+  struct StackOp o;
+  size_t nodes = 0, used = 0, k;
+  if (YACItemsNodesNeeded(&nodes, &used, buf, len, 0) != YACErrNo ||
+      nodes > COUNT(pool) || len > sizeof out) {
+    return;
+  }
+  o.items = &items;
+  o.buf = buf;
+  o.len = len;
+  for (k = 0; k < n; k++) {
+    size_t u;
+    YACItemsInit(&items, pool, COUNT(pool));
+    op_parse(&o);
+    u = measure(by[k].op, &o);
+    if (u > by[k].worst) {
+      by[k].worst = u;
+      by[k].at = name;
+    }
+  }
+}
+
+static void test_stack_by_type(void) {
+  static struct StackBy by[] = {{"YACAtomDecode", by_decode, 0, ""},
+                                {"YACItemsNodesNeeded", by_count, 0, ""},
+                                {"YACValidate", by_validate, 0, ""},
+                                {"YACItemsParse", op_parse, 0, ""},
+                                {"YACItemsEncodedLen+Encode", by_encode, 0, ""},
+                                {"walk", op_walk, 0, ""},
+                                {"getters", by_get, 0, ""},
+                                {"YACItemsMapGet", by_map_get, 0, ""}};
+  static struct Doc d;
+  size_t i;
+  for (i = 0; i < COUNT(valid_vectors); i++) {
+    stack_on(by, COUNT(by), valid_vectors[i].buf, valid_vectors[i].len,
+             valid_vectors[i].name);
+  }
+  build_rich_doc(&d);
+  stack_on(by, COUNT(by), d.b, d.n, "the rich document");
+  for (i = 0; i < COUNT(by); i++) {
+    printf("stack worst %s: %lu bytes (%s)\n", by[i].name,
+           (unsigned long)by[i].worst, by[i].at);
   }
 }
 
@@ -447,6 +588,7 @@ int main(void) {
   test_edits();
   test_deep();
   test_stack();
+  test_stack_by_type();
   test_writer_pair();
   return check_report();
 }

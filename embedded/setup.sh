@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the embedded and 32-bit checks need, and only what is
-# missing: the Rust targets thumbv6m-none-eabi (Cortex-M0),
-# thumbv7em-none-eabihf (Cortex-M4F) and i686-unknown-linux-gnu, the
-# arm-none-eabi GCC toolchain with newlib, qemu-system-arm, and gcc-multilib
-# (the -m32 C builds). Called from .ci/run; safe to run again.
+# Installs what the embedded, 32-bit and release checks need, and only what
+# is missing: the Rust targets of the release archive (dist/targets: Linux
+# x86_64, i686 and aarch64, Cortex-M0/M3/M4/M4F/M33), the arm-none-eabi GCC
+# toolchain with newlib, qemu-system-arm, gcc-multilib (the -m32 C builds),
+# the aarch64 Linux cross compiler and qemu-user (the archive's aarch64
+# test), cmake, meson and ninja (tests/buildsys.rs) and abigail-tools
+# (dist/abi-check.sh). Called from .ci/run; safe to run again.
 #
 # The Rust targets come from rustup. If rustup refuses (offline mirror,
 # no rustup), this script fails with a message: the Debian `rustc-web` route
@@ -15,7 +17,8 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
-targets=(thumbv6m-none-eabi thumbv7em-none-eabihf i686-unknown-linux-gnu)
+cd "$(dirname "$0")/.."
+mapfile -t targets < <(sed -e 's/#.*//' -e '/^ *$/d' dist/targets | awk '{print $1}' | sort -u)
 installed=$(rustup target list --installed 2>/dev/null || true)
 missing=()
 for t in "${targets[@]}"; do
@@ -38,6 +41,13 @@ command -v arm-none-eabi-nm >/dev/null || pkgs+=(binutils-arm-none-eabi)
 command -v qemu-system-arm >/dev/null || pkgs+=(qemu-system-arm)
 echo 'int main(void) { return 0; }' >"$probe/t.c"
 cc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null || pkgs+=(gcc-multilib)
+command -v aarch64-linux-gnu-gcc >/dev/null || pkgs+=(gcc-aarch64-linux-gnu)
+[ -d /usr/aarch64-linux-gnu/lib ] || pkgs+=(libc6-dev-arm64-cross)
+command -v qemu-aarch64 >/dev/null || pkgs+=(qemu-user)
+command -v cmake >/dev/null || pkgs+=(cmake)
+command -v meson >/dev/null || pkgs+=(meson)
+command -v ninja >/dev/null || pkgs+=(ninja-build)
+command -v abidiff >/dev/null || pkgs+=(abigail-tools)
 if [ ${#pkgs[@]} -gt 0 ]; then
   as_root apt-get update
   as_root env DEBIAN_FRONTEND=noninteractive \

@@ -121,25 +121,15 @@ static int float_value(const unsigned char *p, size_t n, double *out) {
   return 0;
 }
 
+/* The type's name, then what the type carries. */
 static void print_atom(const struct YACAtom *a) {
   const unsigned char *p = a->v.bytes.ptr;
   size_t n = a->v.bytes.len;
   double f;
+  fputs(YACItemTypeName(a->typ), stdout);
   switch (a->typ) {
-  case YACItemEOC:
-    printf("EOC");
-    break;
-  case YACItemNIL:
-    printf("NIL");
-    break;
-  case YACItemFalse:
-    printf("FALSE");
-    break;
-  case YACItemTrue:
-    printf("TRUE");
-    break;
   case YACItemHexlet:
-    printf("HEXLET ");
+    putchar(' ');
     print_hex(p, 4, 4);
     putchar('-');
     print_hex(p + 4, 2, 2);
@@ -151,34 +141,28 @@ static void print_atom(const struct YACAtom *a) {
     print_hex(p + 10, 6, 6);
     break;
   case YACItemPint:
-    printf("INT %" PRIu64, a->v.uint);
+    printf(" %" PRIu64, a->v.uint);
     break;
   case YACItemNint:
-    printf("INT %" PRId64, a->v.sint);
+    printf(" %" PRId64, a->v.sint);
     break;
   case YACItemPbig:
-    printf("BIGINT 0x");
+    printf(" 0x");
     print_hex(p, n, 64);
     break;
   case YACItemNbig:
-    printf("BIGINT -1 - 0x");
+    printf(" -1 - 0x");
     print_hex(p, n, 64);
-    break;
-  case YACItemList:
-    printf("LIST");
-    break;
-  case YACItemMap:
-    printf("MAP");
     break;
   case YACItemBlob:
     if (a->v.uint == UINT64_MAX) {
-      printf("BLOB chunk length 2^64");
+      printf(" chunk length 2^64");
     } else {
-      printf("BLOB chunk length %" PRIu64, a->v.uint + 1);
+      printf(" chunk length %" PRIu64, a->v.uint + 1);
     }
     break;
   case YACItemFloat:
-    printf("FLOAT%u ", (unsigned)(n * 8));
+    printf("%u ", (unsigned)(n * 8));
     print_hex(p, n, 32);
     if (float_value(p, n, &f)) {
       printf(" = %.17g", f);
@@ -188,9 +172,9 @@ static void print_atom(const struct YACAtom *a) {
     /* Seconds since 1970-01-01 00:00:00 TAI (label minus 2^62). */
     uint64_t label = be(p, 8);
     if (label >= (UINT64_C(1) << 62)) {
-      printf("TAI64 1970 TAI + %" PRIu64 " s", label - (UINT64_C(1) << 62));
+      printf(" 1970 TAI + %" PRIu64 " s", label - (UINT64_C(1) << 62));
     } else {
-      printf("TAI64 1970 TAI - %" PRIu64 " s", (UINT64_C(1) << 62) - label);
+      printf(" 1970 TAI - %" PRIu64 " s", (UINT64_C(1) << 62) - label);
     }
     if (n >= 12) {
       printf(" + %" PRIu64 " ns", be(p + 8, 4));
@@ -205,20 +189,19 @@ static void print_atom(const struct YACAtom *a) {
     while (len > 0 && p[len - 1] == 0) {
       len--;
     }
-    printf("MAGIC ");
+    putchar(' ');
     print_str(p, len);
     break;
   }
   case YACItemBin:
-    printf("BIN %zu bytes ", n);
+    printf(" %zu bytes ", n);
     print_hex(p, n, 16);
     break;
   case YACItemStr:
-    printf("STR ");
+    putchar(' ');
     print_str(p, n);
     break;
   default:
-    printf("? type %d", (int)a->typ);
     break;
   }
 }

@@ -147,16 +147,8 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
   uint64_t u = 0, total = 0;
   int64_t i = 0;
   double f = 0;
-  switch (YACUnsafeNodeType(items, idx)) {
-  case YACItemNIL:
-    fputs("NIL", stdout);
-    break;
-  case YACItemFalse:
-    fputs("FALSE", stdout);
-    break;
-  case YACItemTrue:
-    fputs("TRUE", stdout);
-    break;
+  YACItemType t = YACUnsafeNodeType(items, idx);
+  switch (t) {
   case YACItemPint:
     u = YACUnsafeNodeUint(items, idx);
     printf("%" PRIu64, u);
@@ -222,8 +214,8 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     YACItemsGetBlob(&u, &total, items, idx);
     printf("BLOB(chunk %" PRIu64 ", %" PRIu64 " bytes) {", u + 1, total);
     break;
-  default:
-    fputs("?", stdout);
+  default: /* NIL, FALSE, TRUE */
+    fputs(YACItemTypeName(t), stdout);
     break;
   }
 }
@@ -303,11 +295,12 @@ int main(int argc, char **argv) {
     uint32_t root = 0;
     YACErr err = YACItemsNodesNeeded(&nodes, &used, buf + off, len - off, 0);
     if (err != YACErrNo) {
-      /* The counting pass does not say where the input went wrong; the
-       * parser does. No item needs more nodes than it has bytes (every
-       * node but a BLOB's second takes at least one byte, a BLOB nine),
-       * so this pool is always enough to find the error. */
-      nodes = len - off;
+      /* The counting pass says where the input went wrong. */
+      fflush(stdout);
+      fprintf(stderr, "error: %s at offset %zu\n", YACErr2Str(err),
+              off + used);
+      status = 1;
+      break;
     }
     pool = malloc((nodes == 0 ? 1 : nodes) * sizeof *pool);
     is_key = calloc(nodes == 0 ? 1 : nodes, 1);

@@ -5,9 +5,11 @@
  *   cc -std=c99 -Iinclude examples-c/static_pool.c target/release/libyac.a \
  *      -lpthread -ldl -lm -o static_pool && ./static_pool
  *
- * Exit status: 0, or 1 if the document does not parse or lacks a key. */
+ * Exit status: 0, or 1 if the document does not parse or lacks a key.
+ * Integers are printed as unsigned long, not with <inttypes.h>'s macros
+ * or %zu, which newlib-nano (on Cortex-M) lacks. */
 
-#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "yac.h"
@@ -45,11 +47,12 @@ int main(void) {
   YACItemsInit(&items, pool, sizeof pool / sizeof pool[0]);
   err = YACItemsParse(&items, &root, &off, config, sizeof config);
   if (err != YACErrNo) {
-    fprintf(stderr, "error: %s at offset %zu\n", YACErr2Str(err), off);
+    fprintf(stderr, "error: %s at offset %lu\n", YACErr2Str(err),
+            (unsigned long)off);
     return 1;
   }
-  printf("parsed %zu bytes into %" PRIu32 " of %" PRIu32 " nodes\n", off,
-         items.len, items.cap);
+  printf("parsed %lu bytes into %lu of %lu nodes\n", (unsigned long)off,
+         (unsigned long)items.len, (unsigned long)items.cap);
 
   if (YACItemsGetStr(&s, &len, &items, YACItemsMapGet(&items, root, "name")) !=
           YACErrNo ||
@@ -64,7 +67,7 @@ int main(void) {
   }
   /* STR values are not NUL-terminated: print them with their length. */
   printf("name=%.*s\n", (int)len, s);
-  printf("port=%" PRIu64 "\n", port);
+  printf("port=%lu\n", (unsigned long)port);
   printf("ratio=%g\n", ratio);
   printf("enabled=%s\n", enabled ? "true" : "false");
 
@@ -77,7 +80,7 @@ int main(void) {
     return 1;
   }
   count = YACUnsafeNodeCount(&items, tags);
-  printf("tags=%zu:", count);
+  printf("tags=%lu:", (unsigned long)count);
   YAC_UNSAFE_FOREACH(&items, tags, tag) {
     if (YACUnsafeNodeType(&items, tag) == YACItemStr) {
       s = YACUnsafeNodeStr(&items, tag, &len);

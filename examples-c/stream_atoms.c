@@ -21,32 +21,9 @@
 
 #define CHUNK 7
 
-static const char *type_name(YACItemType t) {
-  switch (t) {
-  case YACItemEOC: return "EOC";
-  case YACItemNIL: return "NIL";
-  case YACItemFalse: return "FALSE";
-  case YACItemTrue: return "TRUE";
-  case YACItemHexlet: return "HEXLET";
-  case YACItemPint: return "+INT";
-  case YACItemNint: return "-INT";
-  case YACItemList: return "LIST";
-  case YACItemMap: return "MAP";
-  case YACItemBlob: return "BLOB";
-  case YACItemFloat: return "FLOAT";
-  case YACItemTAI64: return "TAI64";
-  case YACItemMagic: return "MAGIC";
-  case YACItemBin: return "BIN";
-  case YACItemStr: return "STR";
-  case YACItemPbig: return "+BIGINT";
-  case YACItemNbig: return "-BIGINT";
-  default: return "?";
-  }
-}
-
 static void print_atom(size_t at, const struct YACAtom *a) {
   size_t i, n;
-  printf("%zu %s", at, type_name(a->typ));
+  printf("%zu %s", at, YACItemTypeName(a->typ));
   switch (a->typ) {
   case YACItemPint:
     printf(" %" PRIu64, a->v.uint);

@@ -443,6 +443,14 @@ extern "C" {
 // values give "unknown error". The string must not be freed or modified.
 const char *YACErr2Str(int err);
 
+// The name of a `YACItemType` value, static and NUL-terminated: "NIL",
+// "FALSE", "TRUE", "HEXLET", "+INT", "-INT", "+BIGINT", "-BIGINT",
+// "LIST", "MAP", "BLOB", "FLOAT", "TAI64", "MAGIC", "BIN", "STR", "EOC",
+// and "INVALID" for `YACItemInvalid`. Takes a plain word so that any
+// value is safe to pass; values that name no type give "unknown type".
+// The string must not be freed or modified.
+const char *YACItemTypeName(uint32_t typ);
+
 // The library's version, "MAJOR.MINOR.PATCH", NUL-terminated: the
 // version of the library actually linked, which a program can compare with
 // the `YAC_VERSION` it was compiled against. A static string: never free
@@ -959,6 +967,11 @@ YACErr YACItemsAbort(struct YACItems *items);
 // to its length in bytes, so that a pool can be sized exactly. Checks
 // every atom, the nesting, BLOB chunks and `maxDepth` (0 = no limit); MAP
 // key type, order and pairing are left to `YACItemsParse`. No memory.
+//
+// On an error in the document (a bad atom, nesting, `maxDepth`),
+// `*used` is the offset of the offending atom (for `YACErrNotEnough`, of
+// the incomplete one), as `YACValidate`'s `*off`, and `*nodes` is
+// unchanged. On `YACErrInvalid` for a NULL pointer neither is written.
 //
 // This is the pre-count that needs no memory at all, not a validator: a
 // document it accepts may still fail `YACItemsParse` (on MAP keys only).

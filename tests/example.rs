@@ -110,8 +110,8 @@ fn print_atoms_prints_every_atom_at_its_offset_and_depth() {
         for want in [
             "00000000 MAGIC \"cm/pub\"",
             "  STR \"привет мир\"",
-            "  INT 1000000000000",
-            "  INT -65536",
+            "  +INT 1000000000000",
+            "  -INT -65536",
             "  FLOAT16 3800 = 0.5",
             "  HEXLET 0E875E3F-D385-49EB-87B4-BE42D641C367",
             "  TAI64 1970 TAI + 0 s",

@@ -20,22 +20,16 @@ use common::native::{self, C_FLAGS};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-fn major() -> &'static str {
-    VERSION.split('.').next().unwrap()
-}
-
-/// `make ARGS` in the crate root, building into the test's target dir.
-fn make(args: &[&str]) -> String {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new("make");
-    cmd.current_dir(native::manifest_dir())
-        .arg(format!("TARGET_DIR={}", native::target_dir().display()))
-        .arg(format!("CARGO={}", cargo.to_string_lossy()))
-        .args(args)
-        .env_remove("CARGO_BUILD_TARGET")
-        .env_remove("MAKEFLAGS")
-        .env_remove("MFLAGS");
-    String::from_utf8_lossy(&native::run(&mut cmd).stdout).into_owned()
+/// The soname's version: the 0.x minor until 1.0, the major after (the
+/// ABI policy of the Makefile and CHANGELOG.md).
+fn abi() -> String {
+    let mut parts = VERSION.split('.');
+    let (major, minor) = (parts.next().unwrap(), parts.next().unwrap());
+    if major == "0" {
+        format!("0.{minor}")
+    } else {
+        major.to_string()
+    }
 }
 
 fn stdout(cmd: &mut Command) -> String {
@@ -90,28 +84,34 @@ fn make_install_then_build_with_pkg_config() {
     }
     let prefix = fresh_dir("prefix");
     let prefix_arg = format!("PREFIX={}", prefix.display());
-    make(&["install", &prefix_arg]);
+    native::make(&["install", &prefix_arg]);
 
     let lib = prefix.join("lib");
     let so = format!("libyac.so.{VERSION}");
-    for f in ["libyac.a", &so, "pkgconfig/yac.pc"] {
+    for f in [
+        "libyac.a",
+        &so,
+        "pkgconfig/yac.pc",
+        "cmake/yac/yacConfig.cmake",
+        "cmake/yac/yacConfigVersion.cmake",
+    ] {
         assert!(lib.join(f).is_file(), "{f} installed");
     }
     let link = |name: &str| fs::read_link(lib.join(name)).unwrap();
-    assert_eq!(link(&format!("libyac.so.{}", major())), PathBuf::from(&so));
-    assert_eq!(
-        link("libyac.so"),
-        PathBuf::from(format!("libyac.so.{}", major()))
-    );
+    let soname = format!("libyac.so.{}", abi());
+    assert_eq!(link(&soname), PathBuf::from(&so));
+    assert_eq!(link("libyac.so"), PathBuf::from(&soname));
     assert_eq!(
         fs::read(prefix.join("include/yac.h")).unwrap(),
         fs::read(native::manifest_dir().join("include/yac.h")).unwrap()
     );
 
-    // The soname names the major version only.
+    // The soname names the ABI: 0.MINOR before 1.0.
     let dynamic = needed_libs(&lib.join(&so));
-    let soname = format!("Library soname: [libyac.so.{}]", major());
-    assert!(dynamic.contains(&soname), "{dynamic}");
+    assert!(
+        dynamic.contains(&format!("Library soname: [{soname}]")),
+        "{dynamic}"
+    );
 
     // The shared library exports the C API and nothing else.
     let nm = stdout(
@@ -143,7 +143,7 @@ fn make_install_then_build_with_pkg_config() {
             .arg("-o")
             .arg(&shared),
     );
-    assert!(needed_libs(&shared).contains(&format!("[libyac.so.{}]", major())));
+    assert!(needed_libs(&shared).contains(&format!("[{soname}]")));
     let ran = stdout(Command::new(&shared).env("LD_LIBRARY_PATH", &lib));
     assert_eq!(ran, format!("libyac {VERSION} ok\n"));
 
@@ -169,7 +169,7 @@ fn make_install_then_build_with_pkg_config() {
     // Staged install: files under DESTDIR, paths in yac.pc without it.
     let stage = fresh_dir("stage");
     let destdir = format!("DESTDIR={}", stage.display());
-    make(&["install", "install-cli", "PREFIX=/opt/yac", &destdir]);
+    native::make(&["install", "install-cli", "PREFIX=/opt/yac", &destdir]);
     let staged = stage.join("opt/yac");
     let pc = fs::read_to_string(staged.join("lib/pkgconfig/yac.pc")).unwrap();
     assert!(pc.contains("prefix=/opt/yac\n") && pc.contains("libdir=/opt/yac/lib\n"));
@@ -179,8 +179,8 @@ fn make_install_then_build_with_pkg_config() {
     assert!(help.starts_with("usage: yac"), "{help}");
 
     // Uninstall removes every installed file.
-    make(&["uninstall", "PREFIX=/opt/yac", &destdir]);
-    make(&["uninstall", &prefix_arg]);
+    native::make(&["uninstall", "PREFIX=/opt/yac", &destdir]);
+    native::make(&["uninstall", &prefix_arg]);
     for root in [&prefix, &staged] {
         let left: Vec<_> = walk_files(root);
         assert!(left.is_empty(), "left after uninstall: {left:?}");

@@ -181,3 +181,43 @@ pub const SYSTEM_LIBS: &[&str] = &["-lpthread", "-ldl", "-lm"];
 
 /// Sanitizer flags for the second run of the C tests.
 pub const SANITIZE: &[&str] = &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"];
+
+/// Whether every command of `tools` runs (`TOOL --version`). When one does
+/// not: under CI (`CI` set) the test fails, else it says what is missing
+/// and the caller skips (returns early).
+pub fn tools_present(test: &str, tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|t| {
+            !Command::new(t)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: {missing:?} missing (embedded/setup.sh installs them; required under CI)"
+    );
+    eprintln!("{test}: SKIPPED, {missing:?} not installed (embedded/setup.sh installs them)");
+    false
+}
+
+/// `make ARGS` in the crate root, building into the test's target dir;
+/// its standard output.
+pub fn make(args: &[&str]) -> String {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new("make");
+    cmd.current_dir(manifest_dir())
+        .arg(format!("TARGET_DIR={}", target_dir().display()))
+        .arg(format!("CARGO={}", cargo.to_string_lossy()))
+        .args(args)
+        .env_remove("CARGO_BUILD_TARGET")
+        .env_remove("MAKEFLAGS")
+        .env_remove("MFLAGS");
+    String::from_utf8_lossy(&run(&mut cmd).stdout).into_owned()
+}

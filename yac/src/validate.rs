@@ -114,13 +114,27 @@ pub fn validate(
 /// and `max_depth` (0 = no limit). Returns the node count and the item's
 /// length.
 pub fn count(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> {
+    let mut off = 0;
+    let nodes = count_at(buf, &mut off, max_depth)?;
+    Ok((nodes, off))
+}
+
+/// [`count`] of the item at `buf[*off..]`, saying where it stopped as
+/// [`validate`] does: on success `*off` is past the item, on error at the
+/// offending atom (for `NotEnough`, the incomplete one). Returns the node
+/// count. An `*off` beyond `buf` is `Err(Invalid)`.
+pub fn count_at(buf: &[u8], off: &mut usize, max_depth: u32) -> Result<usize, Error> {
+    if *off > buf.len() {
+        return Err(Error::Invalid);
+    }
     let opts = Options {
         max_depth,
         trust_utf8: false,
     };
-    let mut v = Validator::new(buf, 0, opts, false);
-    let nodes = v.run(&mut [])?;
-    Ok((nodes, v.pos))
+    let mut v = Validator::new(buf, *off, opts, false);
+    let r = v.run(&mut []);
+    *off = v.pos;
+    r
 }
 
 /// The validator's state, kept in locals by the loop.

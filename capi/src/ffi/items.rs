@@ -21,8 +21,9 @@ use super::{inp, input, out, output, run, YACErr, YACItemType};
 use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{
-    count_nodes, Event, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
+    Event, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
 };
+use yac::validate::count_at;
 
 /// Flags of `struct YACItems` (bits of its `flags` word).
 #[repr(u32)]
@@ -375,6 +376,11 @@ pub unsafe extern "C" fn YACItemsAbort(items: *mut YACItems) -> YACErr {
 /// every atom, the nesting, BLOB chunks and `maxDepth` (0 = no limit); MAP
 /// key type, order and pairing are left to `YACItemsParse`. No memory.
 ///
+/// On an error in the document (a bad atom, nesting, `maxDepth`),
+/// `*used` is the offset of the offending atom (for `YACErrNotEnough`, of
+/// the incomplete one), as `YACValidate`'s `*off`, and `*nodes` is
+/// unchanged. On `YACErrInvalid` for a NULL pointer neither is written.
+///
 /// This is the pre-count that needs no memory at all, not a validator: a
 /// document it accepts may still fail `YACItemsParse` (on MAP keys only).
 /// `YACValidate` checks everything the parse checks, with a small caller
@@ -393,8 +399,10 @@ pub unsafe extern "C" fn YACItemsNodesNeeded(
     run(|| {
         // SAFETY: NULL-checked, valid per the contract.
         let (nodes, used, buf) = unsafe { (out(nodes)?, out(used)?, input(buf, len)?) };
-        let (n, u) = count_nodes(buf, max_depth)?;
-        (*nodes, *used) = (n, u);
+        let mut at = 0;
+        let r = count_at(buf, &mut at, max_depth);
+        *used = at;
+        *nodes = r?;
         Ok(())
     })
 }

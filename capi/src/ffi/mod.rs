@@ -305,12 +305,49 @@ const ERR_TEXT: [&str; 25] = [
 /// values give "unknown error". The string must not be freed or modified.
 #[no_mangle]
 pub extern "C" fn YACErr2Str(err: c_int) -> *const c_char {
-    let text = usize::try_from(err)
-        .ok()
-        .and_then(|i| ERR_TEXT.get(i))
-        .copied()
-        .unwrap_or("unknown error\0");
+    static_text(&ERR_TEXT, usize::try_from(err).ok(), "unknown error\0")
+}
+
+/// Entry `i` of a table of NUL-terminated static strings, or `other`.
+fn static_text(table: &[&'static str], i: Option<usize>, other: &'static str) -> *const c_char {
+    let text = i.and_then(|i| table.get(i)).copied().unwrap_or(other);
     text.as_ptr().cast()
+}
+
+/// Every type name, NUL-terminated, indexed by `YACItemType` value: the
+/// format's names for the wire types (FORMAT.md's tag table), and
+/// "+BIGINT"/"-BIGINT" for the integers beyond 64 bits, which C reads
+/// otherwise (as bytes).
+const TYPE_NAME: [&str; 18] = [
+    "INVALID\0",
+    "EOC\0",
+    "NIL\0",
+    "FALSE\0",
+    "TRUE\0",
+    "HEXLET\0",
+    "+INT\0",
+    "-INT\0",
+    "LIST\0",
+    "MAP\0",
+    "BLOB\0",
+    "FLOAT\0",
+    "TAI64\0",
+    "MAGIC\0",
+    "BIN\0",
+    "STR\0",
+    "+BIGINT\0",
+    "-BIGINT\0",
+];
+
+/// The name of a `YACItemType` value, static and NUL-terminated: "NIL",
+/// "FALSE", "TRUE", "HEXLET", "+INT", "-INT", "+BIGINT", "-BIGINT",
+/// "LIST", "MAP", "BLOB", "FLOAT", "TAI64", "MAGIC", "BIN", "STR", "EOC",
+/// and "INVALID" for `YACItemInvalid`. Takes a plain word so that any
+/// value is safe to pass; values that name no type give "unknown type".
+/// The string must not be freed or modified.
+#[no_mangle]
+pub extern "C" fn YACItemTypeName(typ: u32) -> *const c_char {
+    static_text(&TYPE_NAME, usize::try_from(typ).ok(), "unknown type\0")
 }
 
 /// The library's version, "MAJOR.MINOR.PATCH", NUL-terminated: the
@@ -370,6 +407,24 @@ mod tests {
             assert_eq!(YACItemType::from(t) as u32, u32::from(v), "{t:?}");
             assert_eq!(YACItemType::from_code(u32::from(v)), Some(t.into()));
         }
+    }
+
+    #[test]
+    fn every_item_type_has_its_own_name() {
+        // SAFETY: YACItemTypeName returns a static NUL-terminated string.
+        let name = |v| unsafe { core::ffi::CStr::from_ptr(YACItemTypeName(v)) };
+        let mut seen = std::collections::BTreeSet::new();
+        for v in 0..TYPE_NAME.len() as u32 {
+            assert!(YACItemType::from_code(v).is_some(), "{v} is a type");
+            let n = name(v).to_str().unwrap();
+            assert!(!n.is_empty() && n != "unknown type", "{v}");
+            assert!(seen.insert(n), "{n} named twice");
+        }
+        assert_eq!(YACItemType::from_code(TYPE_NAME.len() as u32), None);
+        for v in [TYPE_NAME.len() as u32, 255, u32::MAX] {
+            assert_eq!(name(v).to_str(), Ok("unknown type"));
+        }
+        assert_eq!(name(YACItemType::YACItemMap as u32).to_str(), Ok("MAP"));
     }
 
     #[test]
