@@ -8,7 +8,9 @@
 //! single values, [`utf8`], [`float`], [`tai64`]; one atom at a time,
 //! [`atom`] (decoding) and [`enc`] (encoding); [`rules`], the format's
 //! rules above the atom (MAP key order, BLOB chunk fit, leading zeros, the
-//! parse options); and their users: [`validate`] (validation without a
+//! parse options); [`grammar`], the structural grammar (nesting, MAP
+//! pairing and key order, BLOB chunks, depth, one root) as a pushdown
+//! machine over levels the caller keeps; and their users: [`validate`] (validation without a
 //! tree), [`items`] (the tree), [`writer`] (writing whole documents).
 
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -22,6 +24,7 @@ pub mod atom;
 pub mod enc;
 pub mod error;
 pub mod float;
+pub mod grammar;
 pub mod items;
 pub mod rules;
 pub mod tai64;
