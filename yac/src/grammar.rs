@@ -322,7 +322,8 @@ impl<'a> Grammar<'a> {
         }
         if self.keys && self.state != State::Top {
             let parent = (self.state == State::MapValue).then_some(self.prev_key);
-            levels.push(self.depth as usize - 1, parent)?;
+            // Not at the top: at least one container is open.
+            levels.push((self.depth as usize).wrapping_sub(1), parent)?;
         }
         self.depth += 1;
         self.state = state;
