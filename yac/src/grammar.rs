@@ -110,8 +110,9 @@ pub enum State {
 /// at nesting depth `depth + 1` (the root is depth 1 and has no level: a
 /// flat document needs none).
 pub trait Levels<'a> {
-    /// Keeps `parent` at level `depth`; `Err(NoMem)`, with nothing
-    /// changed, when there is no room for it.
+    /// Keeps `parent` at level `depth`; `Err(NoMem)` (or the caller's own
+    /// error: the writer says `DeepRecursion`), with nothing changed, when
+    /// there is no room for it.
     fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error>;
     /// What [`Levels::push`] kept at level `depth`.
     fn pop(&mut self, depth: usize) -> Result<Option<&'a [u8]>, Error>;
@@ -194,20 +195,25 @@ impl<'a> Levels<'a> for WordLevels<'_, 'a> {
 /// The machine: the state of the innermost container, the depth, and
 /// that container's previous key or chunk length. `'a` is the lifetime of
 /// the keys fed to it.
+///
+/// The fields are open to the crate: a fast loop keeps them in registers
+/// and writes them back when it hands over, and a user that keeps its
+/// state in plain words between calls (the incremental parser, the
+/// writer) rebuilds the machine from them, the previous key included.
 #[derive(Clone, Copy, Debug)]
 pub struct Grammar<'a> {
-    state: State,
+    pub(crate) state: State,
     /// Open containers.
-    depth: u32,
+    pub(crate) depth: u32,
     /// The depth limit, `u32::MAX` for none.
-    max_depth: u32,
+    pub(crate) max_depth: u32,
     /// In a MAP: its previous key, empty before the first.
-    prev_key: &'a [u8],
+    pub(crate) prev_key: &'a [u8],
     /// In a BLOB: its chunk length minus one.
-    chunk_minus_one: u64,
+    pub(crate) chunk_minus_one: u64,
     /// Whether the MAP key rules apply (else a MAP is taken as a LIST,
     /// and no levels are used).
-    keys: bool,
+    pub(crate) keys: bool,
 }
 
 impl<'a> Grammar<'a> {
