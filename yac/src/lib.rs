@@ -78,9 +78,11 @@
 //! single values, [`utf8`], [`float`], [`tai64`]; one atom at a time,
 //! [`atom`] (decoding) and [`enc`] (encoding); [`rules`], the format's
 //! rules above the atom (MAP key order, BLOB chunk fit, leading zeros, the
-//! parse options); and their users: [`validate`] (validation without a
-//! tree), [`items`] (the tree), [`writer`] (writing whole documents); with
-//! `serde`, [`ser`], [`de`] and [`mod@serde`].
+//! parse options); [`grammar`], the structural grammar (nesting, MAP
+//! pairing and key order, BLOB chunks, depth, one root) as a pushdown
+//! machine over levels the caller keeps; and their users: [`validate`]
+//! (validation without a tree), [`items`] (the tree), [`writer`] (writing
+//! whole documents); with `serde`, [`ser`], [`de`] and [`mod@serde`].
 //!
 //! Features: `std` (default: `std::error::Error`, `to_writer`,
 //! `from_reader`, run-time SIMD for UTF-8), `alloc` ([`Value`]), `serde`,
@@ -97,6 +99,7 @@ pub mod atom;
 pub mod enc;
 pub mod error;
 pub mod float;
+pub mod grammar;
 pub mod items;
 pub mod rules;
 pub mod tai64;

@@ -147,3 +147,15 @@ fn the_scanner_sees_imports() {
     let names: Vec<_> = names.into_iter().collect();
     assert_eq!(names, ["atom", "rules", "utf8"]);
 }
+
+#[test]
+fn the_grammar_stands_below_its_users() {
+    let graph = imports();
+    let below = ["atom", "enc", "error", "rules"];
+    let above: Vec<_> = graph["grammar"]
+        .iter()
+        .filter(|m| !below.contains(&m.as_str()))
+        .cloned()
+        .collect();
+    assert!(above.is_empty(), "grammar imports {above:?}");
+}

@@ -1,0 +1,498 @@
+//! The format's structural grammar: a pushdown machine, fed one atom at a
+//! time, that decides every structural error: what may stand where (one
+//! root; LIST items; MAP keys and values; BLOB chunks), MAP key type and
+//! order, a MAP closed after a key, an EOC with nothing open, BLOB chunk
+//! lengths and the terminator, the depth limit, and running out of level
+//! storage.
+//!
+//! It needs no heap and never recurses. What it must remember of the
+//! containers outside the innermost one (is it a LIST, or a MAP and which
+//! key is the child the value of) is kept wherever the caller chooses,
+//! through the small [`Levels`] trait: a slice of keys, the validator's
+//! words over its input ([`WordLevels`]), a `Vec` (feature `alloc`), or a
+//! structure of the caller's own (the tree's nodes, the writer's levels).
+//! A flat document (no container inside a container) needs no levels.
+//!
+//! The caller decodes each atom (any decode error comes first), turns it
+//! into a [`Step`] and feeds it; the grammar answers with what happened
+//! ([`Fed`]) or the [`Error`], which is the error of that atom: callers
+//! report it at the atom's offset. On an error nothing changed, so a step
+//! refused for want of room ([`Error::NoMem`]) can be fed again later.
+//!
+//! ```
+//! use yac::grammar::{Fed, Grammar, Step};
+//! use yac::Error;
+//! let mut g = Grammar::new(0);
+//! let mut levels: [Option<&[u8]>; 4] = [None; 4];
+//! assert_eq!(g.feed(Step::Map, &mut levels[..]), Ok(Fed::Open));
+//! assert_eq!(g.feed(Step::Str(b"b"), &mut levels[..]), Ok(Fed::Key));
+//! assert_eq!(g.feed(Step::Leaf, &mut levels[..]), Ok(Fed::Item));
+//! assert_eq!(g.feed(Step::Str(b"a"), &mut levels[..]), Err(Error::MapUnordered));
+//! assert_eq!(g.feed(Step::Eoc, &mut levels[..]), Ok(Fed::Done));
+//! ```
+
+use crate::atom::{self, tag, Atom};
+use crate::enc;
+use crate::error::Error;
+use crate::rules::{chunk_fits, key_above};
+
+/// One atom as the grammar sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// A scalar other than BIN and STR.
+    Leaf,
+    /// A BIN of this many bytes: a value, or a BLOB chunk.
+    Bin(usize),
+    /// A STR (its payload): a value, or a MAP key.
+    Str(&'a [u8]),
+    /// LIST.
+    List,
+    /// MAP.
+    Map,
+    /// A BLOB header: its chunk length minus one.
+    Blob(u64),
+    /// EOC.
+    Eoc,
+}
+
+impl<'a> Step<'a> {
+    /// The step of a decoded atom.
+    pub fn of(atom: &Atom<'a>) -> Step<'a> {
+        match *atom {
+            Atom::Eoc => Step::Eoc,
+            Atom::List => Step::List,
+            Atom::Map => Step::Map,
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => Step::Blob(chunk_len_minus_one),
+            Atom::Bin(b) => Step::Bin(b.len()),
+            Atom::Str(s) => Step::Str(s.as_bytes()),
+            _ => Step::Leaf,
+        }
+    }
+}
+
+/// What a step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fed {
+    /// A MAP key: its value is due.
+    Key,
+    /// A value, or a full BLOB chunk: the container stays open.
+    Item,
+    /// A LIST, MAP or BLOB opened.
+    Open,
+    /// The innermost container closed (an EOC, or a BLOB's last chunk),
+    /// inside another one.
+    Close,
+    /// The root item is complete (a scalar, or the root container closed).
+    /// The grammar is back at the top: what comes next is another root.
+    Done,
+}
+
+/// What the innermost open container expects next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Nothing open: the next atom is a root.
+    Top,
+    /// In a LIST: an item or EOC.
+    List,
+    /// In a MAP: a key or EOC.
+    MapKey,
+    /// In a MAP: the value of the last key.
+    MapValue,
+    /// In a BLOB: BIN chunks.
+    Blob,
+}
+
+/// Where the grammar keeps, for each container that has a child container
+/// open, what it was: a LIST (`None`), or a MAP and the key whose value
+/// the child is (`Some(key)`). Level `depth` belongs to the container open
+/// at nesting depth `depth + 1` (the root is depth 1 and has no level: a
+/// flat document needs none).
+pub trait Levels<'a> {
+    /// Keeps `parent` at level `depth`; `Err(NoMem)` (or the caller's own
+    /// error: the writer says `DeepRecursion`), with nothing changed, when
+    /// there is no room for it.
+    fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error>;
+    /// What [`Levels::push`] kept at level `depth`.
+    fn pop(&mut self, depth: usize) -> Result<Option<&'a [u8]>, Error>;
+}
+
+/// Levels in a slice of keys (two words each).
+impl<'a> Levels<'a> for [Option<&'a [u8]>] {
+    #[inline]
+    fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error> {
+        *self.get_mut(depth).ok_or(Error::NoMem)? = parent;
+        Ok(())
+    }
+    #[inline]
+    fn pop(&mut self, depth: usize) -> Result<Option<&'a [u8]>, Error> {
+        self.get(depth).copied().ok_or(Error::Invalid)
+    }
+}
+
+/// Levels in a growing `Vec` (no `NoMem` but the allocator's).
+#[cfg(feature = "alloc")]
+impl<'a> Levels<'a> for alloc::vec::Vec<Option<&'a [u8]>> {
+    fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error> {
+        self.truncate(depth);
+        if self.len() != depth {
+            return Err(Error::Invalid);
+        }
+        self.push(parent);
+        Ok(())
+    }
+    fn pop(&mut self, depth: usize) -> Result<Option<&'a [u8]>, Error> {
+        let parent = self.get(depth).copied().ok_or(Error::Invalid)?;
+        self.truncate(depth);
+        Ok(parent)
+    }
+}
+
+/// Marks a level whose container is a LIST in [`WordLevels`] (offsets
+/// are below `isize::MAX`).
+const PARENT_LIST: usize = usize::MAX;
+
+/// Levels in one word each, for documents in one buffer `buf` whose keys
+/// are payloads inside it (as the decoder gives them): a level keeps the
+/// offset of its key's atom, which is decoded again when the level is
+/// popped. The validator's memory.
+pub struct WordLevels<'l, 'a> {
+    /// The document's input.
+    pub buf: &'a [u8],
+    /// One word per level.
+    pub words: &'l mut [usize],
+}
+
+impl<'a> Levels<'a> for WordLevels<'_, 'a> {
+    #[inline]
+    fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error> {
+        let word = match parent {
+            None => PARENT_LIST,
+            Some(key) => {
+                // The atom starts its header's length before the payload;
+                // a length has exactly one header.
+                let head = enc::string_header(tag::STR, key.len(), &mut [0; 9]);
+                (key.as_ptr() as usize)
+                    .wrapping_sub(self.buf.as_ptr() as usize)
+                    .wrapping_sub(head)
+            }
+        };
+        *self.words.get_mut(depth).ok_or(Error::NoMem)? = word;
+        Ok(())
+    }
+    #[inline]
+    fn pop(&mut self, depth: usize) -> Result<Option<&'a [u8]>, Error> {
+        let at = *self.words.get(depth).ok_or(Error::Invalid)?;
+        if at == PARENT_LIST {
+            return Ok(None);
+        }
+        let key_atom = self.buf.get(at..).ok_or(Error::Invalid)?;
+        Ok(Some(atom::string_raw(key_atom)?.0))
+    }
+}
+
+/// The machine: the state of the innermost container, the depth, and
+/// that container's previous key or chunk length. `'a` is the lifetime of
+/// the keys fed to it.
+///
+/// The fields are open to the crate: a fast loop keeps them in registers
+/// and writes them back when it hands over, and a user that keeps its
+/// state in plain words between calls (the incremental parser, the
+/// writer) rebuilds the machine from them, the previous key included.
+#[derive(Clone, Copy, Debug)]
+pub struct Grammar<'a> {
+    pub(crate) state: State,
+    /// Open containers.
+    pub(crate) depth: u32,
+    /// The depth limit, `u32::MAX` for none.
+    pub(crate) max_depth: u32,
+    /// In a MAP: its previous key, empty before the first.
+    pub(crate) prev_key: &'a [u8],
+    /// In a BLOB: its chunk length minus one.
+    pub(crate) chunk_minus_one: u64,
+    /// Whether the MAP key rules apply (else a MAP is taken as a LIST,
+    /// and no levels are used).
+    pub(crate) keys: bool,
+}
+
+impl<'a> Grammar<'a> {
+    /// A grammar at the top, with `max_depth` open containers at most
+    /// (0: no limit).
+    pub const fn new(max_depth: u32) -> Self {
+        Grammar {
+            state: State::Top,
+            depth: 0,
+            max_depth: if max_depth == 0 { u32::MAX } else { max_depth },
+            prev_key: &[],
+            chunk_minus_one: 0,
+            keys: true,
+        }
+    }
+
+    /// [`Grammar::new`] without the MAP key rules: a MAP is taken as a
+    /// LIST (no key type, order or pairing), so that no levels are needed
+    /// at any depth. Everything else is checked.
+    pub const fn without_keys(max_depth: u32) -> Self {
+        Grammar {
+            keys: false,
+            ..Grammar::new(max_depth)
+        }
+    }
+
+    /// What the innermost container expects.
+    #[inline]
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// Open containers.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// Feeds one step. On an error nothing changed.
+    #[inline]
+    pub fn feed<L: Levels<'a> + ?Sized>(
+        &mut self,
+        step: Step<'a>,
+        levels: &mut L,
+    ) -> Result<Fed, Error> {
+        if self.state == State::Blob {
+            let Step::Bin(len) = step else {
+                return Err(Error::BlobBadTerm);
+            };
+            return if chunk_fits(len, self.chunk_minus_one)? {
+                Ok(Fed::Item)
+            } else {
+                self.close(levels)
+            };
+        }
+        let key_due = self.state == State::MapKey;
+        match step {
+            Step::Eoc => match self.state {
+                State::Top => Err(Error::UnexpectedEoc),
+                State::MapValue => Err(Error::MapNoVal),
+                _ => self.close(levels),
+            },
+            Step::Str(key) if key_due => {
+                if key.is_empty() {
+                    return Err(Error::MapBadKey);
+                }
+                if !self.prev_key.is_empty() && !key_above(key, self.prev_key) {
+                    return Err(Error::MapUnordered);
+                }
+                self.prev_key = key;
+                self.state = State::MapValue;
+                Ok(Fed::Key)
+            }
+            _ if key_due => Err(Error::MapBadKey),
+            Step::Leaf | Step::Bin(_) | Step::Str(_) => Ok(self.value_done()),
+            Step::List => self.open(State::List, levels),
+            Step::Map => self.open(
+                if self.keys {
+                    State::MapKey
+                } else {
+                    State::List
+                },
+                levels,
+            ),
+            Step::Blob(chunk_minus_one) => {
+                self.open(State::Blob, levels)?;
+                self.chunk_minus_one = chunk_minus_one;
+                Ok(Fed::Open)
+            }
+        }
+    }
+
+    /// After a complete value in the innermost container.
+    #[inline]
+    fn value_done(&mut self) -> Fed {
+        match self.state {
+            State::Top => Fed::Done,
+            State::MapValue => {
+                self.state = State::MapKey;
+                Fed::Item
+            }
+            _ => Fed::Item,
+        }
+    }
+
+    /// Opens a container expecting `state`: checks the depth and keeps the
+    /// enclosing container's level.
+    #[inline]
+    fn open<L: Levels<'a> + ?Sized>(&mut self, state: State, levels: &mut L) -> Result<Fed, Error> {
+        if self.depth >= self.max_depth {
+            return Err(Error::DeepRecursion);
+        }
+        if self.keys && self.state != State::Top {
+            let parent = (self.state == State::MapValue).then_some(self.prev_key);
+            // Not at the top: at least one container is open.
+            levels.push((self.depth as usize).wrapping_sub(1), parent)?;
+        }
+        self.depth += 1;
+        self.state = state;
+        self.prev_key = &[];
+        Ok(Fed::Open)
+    }
+
+    /// Closes the innermost container and returns to the enclosing one.
+    #[inline]
+    fn close<L: Levels<'a> + ?Sized>(&mut self, levels: &mut L) -> Result<Fed, Error> {
+        let depth = self.depth.checked_sub(1).ok_or(Error::Invalid)?;
+        if depth == 0 {
+            *self = Grammar {
+                depth,
+                state: State::Top,
+                prev_key: &[],
+                ..*self
+            };
+            return Ok(Fed::Done);
+        }
+        let (state, prev_key) = if !self.keys {
+            (State::List, &[][..])
+        } else {
+            match levels.pop(depth as usize - 1)? {
+                None => (State::List, &[][..]),
+                // The container was a MAP value: the next key is compared
+                // with the key before it.
+                Some(key) => (State::MapKey, key),
+            }
+        };
+        self.depth = depth;
+        self.state = state;
+        self.prev_key = prev_key;
+        Ok(Fed::Close)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::{format, vec, vec::Vec};
+
+    use super::*;
+
+    /// Feeds `steps` to a fresh grammar with `room` levels; the results.
+    fn run(max_depth: u32, room: usize, steps: &[Step<'_>]) -> Vec<Result<Fed, Error>> {
+        let mut g = Grammar::new(max_depth);
+        let mut levels = vec![None; room];
+        steps.iter().map(|s| g.feed(*s, &mut levels[..])).collect()
+    }
+
+    #[test]
+    fn every_structural_error() {
+        use Step::*;
+        let cases: [(&[Step<'_>], Error); 9] = [
+            (&[Eoc], Error::UnexpectedEoc),
+            (&[Map, Leaf], Error::MapBadKey),
+            (&[Map, Str(b"")], Error::MapBadKey),
+            (&[Map, List], Error::MapBadKey),
+            (&[Map, Str(b"b"), Leaf, Str(b"a")], Error::MapUnordered),
+            (&[Map, Str(b"a"), Leaf, Str(b"a")], Error::MapUnordered),
+            (&[Map, Str(b"a"), Eoc], Error::MapNoVal),
+            (&[Blob(1), Bin(3)], Error::BlobBadChunk),
+            (&[Blob(1), Eoc], Error::BlobBadTerm),
+        ];
+        for (steps, want) in cases {
+            let got = run(0, 4, steps);
+            assert_eq!(got.last(), Some(&Err(want)), "{steps:?}");
+            assert!(got[..got.len() - 1].iter().all(Result::is_ok), "{steps:?}");
+        }
+        assert_eq!(run(2, 4, &[List, List, List])[2], Err(Error::DeepRecursion));
+        assert_eq!(run(0, 1, &[List, List, List])[2], Err(Error::NoMem));
+        assert_eq!(run(0, 1, &[List, List, List])[1], Ok(Fed::Open));
+    }
+
+    #[test]
+    fn keys_come_back_after_a_child_container() {
+        use Step::*;
+        let got = run(
+            0,
+            2,
+            &[Map, Str(b"b"), Map, Str(b"z"), Leaf, Eoc, Str(b"a")],
+        );
+        assert_eq!(got[5], Ok(Fed::Close));
+        assert_eq!(got[6], Err(Error::MapUnordered));
+        let got = run(0, 2, &[Map, Str(b"b"), List, Eoc, Str(b"c"), Leaf, Eoc]);
+        assert!(got[..6].iter().all(Result::is_ok));
+        assert_eq!(got[6], Ok(Fed::Done));
+    }
+
+    #[test]
+    fn blob_chunks_end_with_a_short_one() {
+        use Step::*;
+        let got = run(0, 0, &[Blob(2), Bin(3), Bin(3), Bin(0)]);
+        assert_eq!(
+            got,
+            [Ok(Fed::Open), Ok(Fed::Item), Ok(Fed::Item), Ok(Fed::Done)]
+        );
+        let got = run(0, 1, &[List, Blob(2), Bin(1), Eoc]);
+        assert_eq!(got[2], Ok(Fed::Close));
+        assert_eq!(got[3], Ok(Fed::Done));
+    }
+
+    #[test]
+    fn errors_change_nothing() {
+        use Step::*;
+        let mut g = Grammar::new(0);
+        let mut none: [Option<&[u8]>; 0] = [];
+        assert_eq!(g.feed(List, &mut none[..]), Ok(Fed::Open));
+        let before = format!("{g:?}");
+        assert_eq!(g.feed(List, &mut none[..]), Err(Error::NoMem));
+        assert_eq!(format!("{g:?}"), before);
+        let mut one = [None];
+        assert_eq!(g.feed(List, &mut one[..]), Ok(Fed::Open));
+    }
+
+    #[test]
+    fn without_keys_a_map_is_a_list() {
+        use Step::*;
+        let mut g = Grammar::without_keys(0);
+        let mut none: [Option<&[u8]>; 0] = [];
+        for s in [Map, Leaf, Map, Str(b""), Eoc, Eoc] {
+            assert!(g.feed(s, &mut none[..]).is_ok(), "{s:?}");
+        }
+        assert_eq!(g.state(), State::Top);
+    }
+
+    #[test]
+    fn word_levels_find_the_key_again() {
+        // MAP {"k": [ ]} then a key "a" out of order, with the key
+        // payload inside the buffer.
+        let buf = [0x09, 0xC1, b'k', 0x08, 0x00, 0xC1, b'a', 0x01, 0x00];
+        let mut words = [0usize; 1];
+        let mut levels = WordLevels {
+            buf: &buf,
+            words: &mut words,
+        };
+        let mut g = Grammar::new(0);
+        assert_eq!(g.feed(Step::Map, &mut levels), Ok(Fed::Open));
+        assert_eq!(g.feed(Step::Str(&buf[2..3]), &mut levels), Ok(Fed::Key));
+        assert_eq!(g.feed(Step::List, &mut levels), Ok(Fed::Open));
+        assert_eq!(levels.words[0], 1);
+        assert_eq!(g.feed(Step::Eoc, &mut levels), Ok(Fed::Close));
+        assert_eq!(
+            g.feed(Step::Str(&buf[6..7]), &mut levels),
+            Err(Error::MapUnordered)
+        );
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn vec_levels_grow() {
+        use Step::*;
+        let mut g = Grammar::new(0);
+        let mut levels = Vec::new();
+        for _ in 0..100 {
+            assert_eq!(g.feed(Map, &mut levels), Ok(Fed::Open));
+            assert_eq!(g.feed(Str(b"k"), &mut levels), Ok(Fed::Key));
+        }
+        assert_eq!(g.feed(Leaf, &mut levels), Ok(Fed::Item));
+        for _ in 0..99 {
+            assert_eq!(g.feed(Eoc, &mut levels), Ok(Fed::Close));
+        }
+        assert_eq!(g.feed(Eoc, &mut levels), Ok(Fed::Done));
+    }
+}
