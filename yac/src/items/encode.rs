@@ -272,19 +272,17 @@ fn is_key(item: &Item) -> bool {
 /// state until a short chunk ends it, decides its chunks.
 type BlobOut = Grammar<'static>;
 
-/// Feeds `step` to a grammar that holds one container (the walk of the
-/// tree does the nesting, so no levels): one copy of the grammar's code
-/// for all the encoder's calls.
-#[inline(never)]
-fn feed<'a>(g: &mut Grammar<'a>, step: Step<'a>) -> Result<Fed, Error> {
-    g.feed(step, &mut [][..])
+/// The grammar's levels for a single container: none (the walk of the
+/// tree does the nesting).
+fn flat<'a>() -> [Option<&'a [u8]>; 0] {
+    []
 }
 
 /// The grammar after the header of a BLOB of chunks of
 /// `chunk_minus_one + 1` bytes.
 fn blob_out(chunk_minus_one: u64) -> Result<BlobOut, Error> {
     let mut g = Grammar::new(0);
-    feed(&mut g, Step::Blob(chunk_minus_one))?;
+    g.feed(Step::Blob(chunk_minus_one), &mut flat()[..])?;
     Ok(g)
 }
 
@@ -674,8 +672,9 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     #[inline(never)]
     fn check_map(&self, map: &Item) -> Result<(), Error> {
         let nodes = self.nodes();
+        let levels = &mut flat();
         let mut g = Grammar::new(0);
-        feed(&mut g, Step::Map)?;
+        g.feed(Step::Map, &mut levels[..])?;
         let mut child = map.links().first;
         let mut budget = nodes.len();
         while child < UNLINKED {
@@ -687,15 +686,15 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
             } else {
                 Step::Leaf
             };
-            feed(&mut g, step)?;
+            g.feed(step, &mut levels[..])?;
             let value = key.next;
             if value >= UNLINKED {
                 break;
             }
-            feed(&mut g, Step::Leaf)?;
+            g.feed(Step::Leaf, &mut levels[..])?;
             child = nodes.get(value as usize).ok_or(Error::Invalid)?.next;
         }
-        feed(&mut g, Step::Eoc).map(|_| ())
+        g.feed(Step::Eoc, &mut levels[..]).map(|_| ())
     }
 }
 
@@ -730,7 +729,7 @@ fn close<const BLOBS: bool>(
 fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
     match blob {
         Some(mut g) if g.state() == State::Blob => {
-            feed(&mut g, Step::Bin(0))?;
+            g.feed(Step::Bin(0), &mut flat()[..])?;
             Ok(Some(tag::BIN))
         }
         Some(_) => Ok(None),
@@ -815,7 +814,7 @@ fn check_chunk(item: &Item, blob: &mut BlobOut) -> Result<(), Error> {
     } else {
         Step::Leaf
     };
-    match feed(blob, step)? {
+    match blob.feed(step, &mut flat()[..])? {
         Fed::Done if item.next < UNLINKED => Err(Error::BlobBadChunk),
         _ => Ok(()),
     }
