@@ -11,22 +11,16 @@
 //!
 //! There are two loops. The fast one ([`Items::emit`]) checks MAP keys as
 //! it writes them, so when a tree is broken it may meet another error
-//! first than the walk would: it only stops there, and the exact one
-//! ([`Items::emit_exact`], the walk's order of checks) runs again
-//! whenever the fast one fails, and gives the result. A failed encode
-//! therefore costs up to two passes. In the exact loop the structural
-//! rules are the grammar's ([`crate::grammar`]): each MAP is fed to it
-//! whole when the walk enters it (key type and order, pairing), and each
-//! BLOB's chunks as they are written (chunk fit, the terminator); the
-//! walk of the links does the nesting.
+//! first than the walk would; the exact one ([`Items::emit_exact`], the
+//! walk's order of checks) runs again whenever the fast one fails, and
+//! gives the result. A failed encode therefore costs up to two passes.
 
 use super::node::{Item, NONE};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
 use crate::error::Error;
-use crate::grammar::{Fed, Grammar, State, Step};
-use crate::rules::key_above;
+use crate::rules::{chunk_fits, key_above};
 
 /// Where encoded bytes go: a buffer, or just a byte count. Every method
 /// either appends all its bytes or fails, appending nothing.
@@ -268,22 +262,11 @@ fn is_key(item: &Item) -> bool {
     item.type_bits() == T_STR && item.size() != 0
 }
 
-/// The BLOB being written (BLOBs do not nest): the grammar, in its BLOB
-/// state until a short chunk ends it, decides its chunks.
-type BlobOut = Grammar<'static>;
-
-/// The grammar's levels for a single container: none (the walk of the
-/// tree does the nesting).
-fn flat<'a>() -> [Option<&'a [u8]>; 0] {
-    []
-}
-
-/// The grammar after the header of a BLOB of chunks of
-/// `chunk_minus_one + 1` bytes.
-fn blob_out(chunk_minus_one: u64) -> Result<BlobOut, Error> {
-    let mut g = Grammar::new(0);
-    g.feed(Step::Blob(chunk_minus_one), &mut flat()[..])?;
-    Ok(g)
+/// State of the BLOB being written (BLOBs do not nest).
+#[derive(Clone, Copy)]
+struct BlobOut {
+    chunk_minus_one: u64,
+    last_full: bool,
 }
 
 impl<'a, S: AsRef<[Item]>> Items<'a, S> {
@@ -584,7 +567,10 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                         sink.atom(&Atom::Blob {
                             chunk_len_minus_one: chunk_minus_one,
                         })?;
-                        blob = Some(blob_out(chunk_minus_one)?);
+                        blob = Some(BlobOut {
+                            chunk_minus_one,
+                            last_full: true,
+                        });
                     }
                 }
                 let first = item.links().first;
@@ -614,7 +600,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 }
                 if BLOBS {
                     if let Some(b) = blob.as_mut() {
-                        check_chunk(item, b)?;
+                        b.last_full = check_chunk(item, b.chunk_minus_one)?;
                     }
                 }
                 sink = leaf(item, bits, sink)?;
@@ -665,36 +651,33 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         Ok(self.node(n.wrapping_add(1))?.raw_u64())
     }
 
-    /// Checks a MAP whole before it is written: its keys and values go
-    /// through the grammar (the values as opaque items; the walk checks
-    /// each when it gets there), which decides key type and order and the
-    /// pairing.
+    /// A MAP must hold non-empty STR keys in strictly ascending order, each
+    /// followed by a value.
     #[inline(never)]
     fn check_map(&self, map: &Item) -> Result<(), Error> {
         let nodes = self.nodes();
-        let levels = &mut flat();
-        let mut g = Grammar::new(0);
-        g.feed(Step::Map, &mut levels[..])?;
         let mut child = map.links().first;
+        let mut prev: &[u8] = &[];
         let mut budget = nodes.len();
         while child < UNLINKED {
             budget = budget.checked_sub(2).ok_or(Error::Invalid)?;
             let key = nodes.get(child as usize).ok_or(Error::Invalid)?;
-            // An empty STR has no payload to read; a non-STR none either.
-            let step = if is_key(key) {
-                Step::Str(payload(key))
-            } else {
-                Step::Leaf
-            };
-            g.feed(step, &mut levels[..])?;
+            if key.type_bits() != ItemType::Str as u32 || key.size() == 0 {
+                return Err(Error::MapBadKey);
+            }
+            let k = payload(key);
+            // The first key has `prev` empty, below every key.
+            if !key_above(k, prev) {
+                return Err(Error::MapUnordered);
+            }
+            prev = k;
             let value = key.next;
             if value >= UNLINKED {
-                break;
+                return Err(Error::MapNoVal);
             }
-            g.feed(Step::Leaf, &mut levels[..])?;
             child = nodes.get(value as usize).ok_or(Error::Invalid)?.next;
         }
-        g.feed(Step::Eoc, &mut levels[..]).map(|_| ())
+        Ok(())
     }
 }
 
@@ -722,16 +705,13 @@ fn close<const BLOBS: bool>(
     }
 }
 
-/// What ends a BLOB: when the grammar still takes chunks (the last one
-/// was full, or there was none) an empty chunk, else nothing. Leaving a
+/// What ends a BLOB: after a full last chunk an empty one (a BLOB ends
+/// with a chunk shorter than the chunk length), else nothing. Leaving a
 /// BLOB that was not entered is `Invalid`.
 #[cold]
 fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
     match blob {
-        Some(mut g) if g.state() == State::Blob => {
-            g.feed(Step::Bin(0), &mut flat()[..])?;
-            Ok(Some(tag::BIN))
-        }
+        Some(b) if b.last_full => Ok(Some(tag::BIN)),
         Some(_) => Ok(None),
         None => Err(Error::Invalid),
     }
@@ -805,17 +785,16 @@ fn slow_atom<'a>(item: &Item, t: ItemType) -> Result<Atom<'a>, Error> {
     Ok(atom)
 }
 
-/// A BLOB chunk, fed to the BLOB's grammar, which decides whether it is a
-/// BIN that fits. A short chunk ends the BLOB, so in a tree it must be the
-/// last child.
-fn check_chunk(item: &Item, blob: &mut BlobOut) -> Result<(), Error> {
-    let step = if item.type_bits() == T_BIN {
-        Step::Bin(payload(item).len())
-    } else {
-        Step::Leaf
-    };
-    match blob.feed(step, &mut flat()[..])? {
-        Fed::Done if item.next < UNLINKED => Err(Error::BlobBadChunk),
-        _ => Ok(()),
+/// A BLOB chunk must be a BIN no longer than the chunk length; returns
+/// whether it is full (only the last chunk may be shorter).
+fn check_chunk(item: &Item, chunk_minus_one: u64) -> Result<bool, Error> {
+    if item.item_type() != ItemType::Bin {
+        return Err(Error::BlobBadTerm);
     }
+    let full = chunk_fits(payload(item).len(), chunk_minus_one)?;
+    if !full && item.next < UNLINKED {
+        // A short chunk must be the last one.
+        return Err(Error::BlobBadChunk);
+    }
+    Ok(full)
 }
