@@ -313,12 +313,14 @@ struct YACWalk {
 // call given one returns `YACErrInvalid` with nothing changed: make a new
 // one. Insertions (`YACItemsAdd`, `InsertAfter`, `Prepend`, cursor
 // inserts, `MapSet` adding a pair), parses and aborts keep cursors valid;
-// a cursor's own remove and replace keep it valid. Staleness is detected
-// by an edit counter of 32 bits: a cursor left unused across exactly a
-// multiple of 2^32 unlinking edits would pass for valid. A cursor of
-// another tree is refused too, except with a chance of about 2^-32 (the
-// counters start from the pools' addresses). Plain words, copied freely;
-// never write them.
+// a cursor's own remove and replace keep it valid. A cursor from before
+// a `YACItemsInit` (of this `struct YACItems` over the same pool too) is
+// refused as well. Staleness is detected by a generation word that every
+// `YACItemsInit` and every unlinking edit draws from one process-wide
+// 32-bit counter, so no two of them in a process share it until 2^32
+// draws have passed (on targets without atomic read-modify-write, such as
+// Cortex-M0, only as long as no draw is preempted by another one in an
+// interrupt handler). Plain words, copied freely; never write them.
 struct YACCursor {
   // Internal state.
   uint32_t reserved[4];
@@ -1052,7 +1054,8 @@ YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAt
 YACErr YACItemsInsertAfter(struct YACItems *items, uint32_t parent, uint32_t prev, uint32_t idx);
 
 // Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
+// `parent`. O(1) (with the cycle check of `YACItemsCursorInsert` when
+// `idx` is a non-empty container). Refused as `YACItemsInsertAfter` is.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
@@ -1237,8 +1240,11 @@ YACErr YACItemsCursorNext(uint32_t *child, struct YACCursor *cur, const struct Y
 
 // Inserts the unlinked node `idx` at the cursor, in a LIST or BLOB, and
 // moves the cursor past it: repeated inserts keep their order, and a
-// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list.
-// Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
+// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list,
+// when `idx` is a leaf or an empty container (a tree built top-down) or
+// the cursor's container is a root (built bottom-up); a non-empty
+// container inserted into a nested one costs the walk up to the root that
+// rules out a cycle, O(depth). Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
 // (use `YACItemsMapAppend` or `YACItemsMapSet`), a linked node, a cycle
 // and during an unfinished parse; a non-BIN into a BLOB is
 // `YACErrBlobBadTerm`.
@@ -1275,7 +1281,8 @@ YACErr YACItemsCursorReplace(uint32_t *old,
 // sort above the MAP's last key (length first, then bytewise), else
 // `YACErrMapUnordered` (`YACItemsMapSet` takes keys in any order, in
 // O(number of keys)); a key that is no non-empty STR is
-// `YACErrMapBadKey`. O(1) plus one key comparison.
+// `YACErrMapBadKey`. O(1) plus one key comparison (plus the cycle check
+// of `YACItemsCursorInsert` when `value` is a non-empty container).
 //
 // # Safety
 // `items` as set up by `YACItemsInit`; `cur` valid and writable.
@@ -1668,10 +1675,18 @@ YACErr YACWriterBlob(struct YACWriter *w, uint64_t chunkLen, const unsigned char
  * second byte with many tails, and on the integer edges.
  * ---------------------------------------------------------------------- */
 
+/* For YACAtomDecodeInline: stores a one-word value in `atom->v`, with
+ * the rest of the union zeroed (as YACAtomDecode does). Not API. */
+static inline void YACAtomWord_(struct YACAtom *atom, uint64_t v) {
+  atom->v.bytes.ptr = NULL;
+  atom->v.bytes.len = 0;
+  atom->v.uint = v;
+}
+
 /* For YACAtomDecodeInline: stores a one-byte atom. Not API.
  * Pointers: `got`, `atom` writable. */
 static inline YACErr YACAtomOne_(size_t *got, struct YACAtom *atom, uint32_t typ, uint8_t tag) {
-  atom->v.uint = 0;
+  YACAtomWord_(atom, 0);
   atom->typ = typ;
   atom->tag = tag;
   *got = 1;
@@ -1724,7 +1739,7 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
       } else {
         atom->typ = YACItemPint;
       }
-      atom->v.uint = v;
+      YACAtomWord_(atom, v);
       atom->tag = t;
       *got = 2 + n;
       return YACErrNo;

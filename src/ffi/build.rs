@@ -21,6 +21,7 @@ use core::ffi::{c_char, c_uchar, CStr};
 
 use super::items::{grow, with_mut, YACItems};
 use super::{input, out, run, YACErr};
+use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{Arena, ItemsMut};
 
@@ -131,10 +132,11 @@ unsafe fn build(
                 None => f(t, None),
             })
         };
+        let made = r?;
         if let Some((a, ar)) = arena {
             a.len += ar.used();
         }
-        *idx = r?;
+        *idx = made;
         Ok(())
     })
 }
@@ -303,11 +305,11 @@ pub unsafe extern "C" fn YACItemsAddHexlet(
     // SAFETY: per the contract.
     unsafe {
         build(idx, items, arena, 1, |t, a| {
-            let b = match a {
-                Some(a) => a.copy(bytes)?,
-                None => bytes,
-            };
-            t.add_hexlet(b.try_into().map_err(|_| Error::Invalid)?)
+            let h: &'static [u8; 16] = bytes.try_into().map_err(|_| Error::Invalid)?;
+            match a {
+                Some(a) => t.add_copy(&Atom::Hexlet(h), a),
+                None => t.add_hexlet(h),
+            }
         })
     }
 }
@@ -402,11 +404,11 @@ pub unsafe extern "C" fn YACItemsMapPut(
     let e = unsafe {
         build(&mut prev, items, arena, 1, |t, a| {
             let k = yac::utf8::validate_str(key)?;
-            let k = match a {
-                Some(a) if !k.is_empty() => a.copy_str(k)?,
-                _ => k,
+            let old = match a {
+                Some(a) => t.map_put_copy(map, k, value, a)?,
+                None => t.map_put(map, k, value)?,
             };
-            Ok(t.map_put(map, k, value)?.unwrap_or(yac::items::NONE))
+            Ok(old.unwrap_or(yac::items::NONE))
         })
     };
     // SAFETY: `old` NULL or writable (contract).
@@ -416,34 +418,59 @@ pub unsafe extern "C" fn YACItemsMapPut(
     e
 }
 
-/// Adds a value node with `add` and sets it under `key` in `map`.
+/// Sets `key` of `map` to a new node for `value` (see `YACItemsMapPut`):
+/// both nodes are made, and the key and the value's payload copied into
+/// `arena` (when not NULL), only when the whole call can succeed.
 ///
 /// # Safety
-/// As for `YACItemsMapPut`.
+/// As for `YACItemsMapPut`; `value`'s bytes as the key's.
 unsafe fn put_with(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,
     key: *const c_char,
-    add: impl FnOnce(*mut u32) -> YACErr,
+    value: &Atom<'_>,
+    borrowed: Option<&Atom<'static>>,
 ) -> YACErr {
-    let mut v = 0u32;
-    match add(&mut v) {
-        YACErr::YACErrNo => {}
-        e => return e,
+    if key.is_null() {
+        return YACErr::YACErrInvalid;
     }
-    // SAFETY: per this function's contract.
-    let e = unsafe { YACItemsMapPut(core::ptr::null_mut(), items, arena, map, key, v) };
-    if e != YACErr::YACErrNo {
-        // Drop the value node made above, the last of the pool.
-        // SAFETY: `items` is valid (the add succeeded).
-        if let Some(it) = unsafe { items.as_mut() } {
-            if it.len == v + 1 {
-                it.len = v;
-            }
-        }
+    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
+    // is used when no arena copies it.
+    let key: &'static [u8] = unsafe { CStr::from_ptr(key) }.to_bytes();
+    let slots = if matches!(value, Atom::Blob { .. }) {
+        3
+    } else {
+        2
+    };
+    let mut unused = 0u32;
+    // SAFETY: per the contract.
+    unsafe {
+        build(&mut unused, items, arena, slots, |t, a| {
+            let k = yac::utf8::validate_str(key)?;
+            let old = match (a, borrowed) {
+                (Some(a), _) => t.map_put_new(map, k, value, a)?,
+                (None, Some(v)) => t.map_put_new_ref(map, k, v)?,
+                (None, None) => return Err(Error::Invalid),
+            };
+            Ok(old.unwrap_or(yac::items::NONE))
+        })
     }
-    e
+}
+
+/// `put_with` for a value whose bytes (if any) the caller keeps alive.
+///
+/// # Safety
+/// As for `put_with`.
+unsafe fn put_static(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    value: Atom<'static>,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { put_with(items, arena, map, key, &value, Some(&value)) }
 }
 
 /// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
@@ -460,7 +487,7 @@ pub unsafe extern "C" fn YACItemsMapPutUint(
     v: u64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddUint(i, items, v)) }
+    unsafe { put_static(items, arena, map, key, Atom::Uint(v)) }
 }
 
 /// Sets `key` of `map` to a new +INT/-INT node.
@@ -476,7 +503,7 @@ pub unsafe extern "C" fn YACItemsMapPutInt(
     v: i64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddInt(i, items, v)) }
+    unsafe { put_static(items, arena, map, key, Atom::from_i64(v)) }
 }
 
 /// Sets `key` of `map` to a new TRUE/FALSE node.
@@ -492,7 +519,7 @@ pub unsafe extern "C" fn YACItemsMapPutBool(
     v: bool,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddBool(i, items, v)) }
+    unsafe { put_static(items, arena, map, key, Atom::Bool(v)) }
 }
 
 /// Sets `key` of `map` to a new NIL node.
@@ -507,7 +534,7 @@ pub unsafe extern "C" fn YACItemsMapPutNIL(
     key: *const c_char,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddNIL(i, items)) }
+    unsafe { put_static(items, arena, map, key, Atom::Nil) }
 }
 
 /// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
@@ -526,14 +553,14 @@ pub unsafe extern "C" fn YACItemsMapPutStr(
     if s.is_null() {
         return YACErr::YACErrInvalid;
     }
-    // SAFETY: non-NULL and NUL-terminated (contract).
-    let b = unsafe { CStr::from_ptr(s) }.to_bytes();
+    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
+    // is used when no arena copies it.
+    let b: &'static [u8] = unsafe { CStr::from_ptr(s) }.to_bytes();
+    let Ok(text) = yac::utf8::validate_str(b) else {
+        return YACErr::YACErrBadUTF8;
+    };
     // SAFETY: per the contract.
-    unsafe {
-        put_with(items, arena, map, key, |i| {
-            YACItemsAddStr(i, items, arena, b.as_ptr().cast(), b.len())
-        })
-    }
+    unsafe { put_static(items, arena, map, key, Atom::Str(text)) }
 }
 
 /// Sets `key` of `map` to a new float node of `d` (`arena` required).
@@ -548,10 +575,13 @@ pub unsafe extern "C" fn YACItemsMapPutDouble(
     key: *const c_char,
     d: f64,
 ) -> YACErr {
+    let mut b = [0u8; 8];
+    let n = match yac::float::shortest(d, &mut b) {
+        Ok(n) => n,
+        Err(e) => return e.into(),
+    };
+    // The arena (required) copies the bytes, so a local buffer will do.
+    let value = Atom::Float(b.get(..n).unwrap_or(&[]));
     // SAFETY: per the contract.
-    unsafe {
-        put_with(items, arena, map, key, |i| {
-            YACItemsAddDouble(i, items, arena, d)
-        })
-    }
+    unsafe { put_with(items, arena, map, key, &value, None) }
 }

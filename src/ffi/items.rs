@@ -244,9 +244,9 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
             growCtx: core::ptr::null_mut(),
             reserved: [0; 16],
         };
-        // A new tree: its edit generation comes from the pool's address,
-        // so that a cursor of another tree is most likely stale here.
-        it.set_state(ParseState::new_tree(mem as usize));
+        // A new tree: a fresh edit generation, so that every cursor made
+        // before (of an earlier tree over this pool too) is stale here.
+        it.set_state(ParseState::new_tree());
         Ok(())
     })
 }
@@ -814,7 +814,8 @@ pub unsafe extern "C" fn YACItemsInsertAfter(
 }
 
 /// Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-/// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
+/// `parent`. O(1) (with the cycle check of `YACItemsCursorInsert` when
+/// `idx` is a non-empty container). Refused as `YACItemsInsertAfter` is.
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`.

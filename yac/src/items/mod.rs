@@ -35,6 +35,7 @@ mod encode;
 #[cfg(test)]
 mod encode_ref;
 mod fast;
+mod generation;
 mod node;
 mod parse;
 mod read;
@@ -96,14 +97,23 @@ pub type ItemsRef<'p, 'a> = Items<'a, &'p [Item]>;
 
 impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// An empty tree over `pool`. Only the first [`MAX_NODES`] nodes of a
-    /// larger pool are used.
+    /// larger pool are used. The tree takes a fresh edit generation, so no
+    /// cursor made before (for an earlier tree over the same pool
+    /// included) is valid for it.
     pub fn new(pool: &'p mut [Item]) -> Self {
+        let mut items = Items::over(pool, ParseState::idle());
+        items.state.gen = generation::fresh();
+        items
+    }
+
+    /// A tree over `pool` (its first [`MAX_NODES`] nodes) with no node in
+    /// use and parser state `state`.
+    fn over(pool: &'p mut [Item], state: ParseState) -> Self {
         let cap = pool.len().min(MAX_NODES);
         let nodes = match pool.get_mut(..cap) {
             Some(n) => n,
             None => &mut [],
         };
-        let state = ParseState::new_tree(nodes.as_ptr() as usize);
         Items {
             nodes,
             len: 0,
@@ -127,10 +137,9 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         opts: Options,
         state: ParseState,
     ) -> Self {
-        let mut items = Items::new(pool);
+        let mut items = Items::over(pool, state);
         items.len = len.min(items.cap());
         items.opts = opts;
-        items.state = state;
         items
     }
 
@@ -159,10 +168,9 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
         let (len, opts, state) = (self.len, self.opts, self.state);
-        let mut items = Items::new(bigger);
+        let mut items = Items::over(bigger, state);
         items.len = len;
         items.opts = opts;
-        items.state = state;
         Ok(items)
     }
 
@@ -171,7 +179,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     pub fn clear(&mut self) {
         self.len = 0;
         self.state = ParseState {
-            gen: self.state.gen.wrapping_add(1),
+            gen: generation::fresh(),
             ..ParseState::idle()
         };
     }
@@ -192,7 +200,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// cursor made before it becomes stale.
     #[inline]
     fn bump_gen(&mut self) {
-        self.state.gen = self.state.gen.wrapping_add(1);
+        self.state.gen = generation::fresh();
     }
 
     #[inline]
