@@ -273,7 +273,8 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
 /// encoding and walks see the pool as before it began).
 /// On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 /// the nodes of this document are dropped (`items->len` is back to what it
-/// was before the document began) and `*off` is at the offending atom.
+/// was before the document began, and only the pool's unused nodes past it
+/// may have been written) and `*off` is at the offending atom.
 ///
 /// Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
 /// nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
@@ -970,7 +971,8 @@ pub unsafe extern "C" fn YACItemsEncodedLen(
 }
 
 /// Starts a walk of the subtree at `root` (document order, MAP keys before
-/// values, constant memory: no recursion at any depth).
+/// values, constant memory: no recursion at any depth). A `root` that is
+/// no node of the tree: `YACErrInvalid`, `*walk` unchanged.
 ///
 /// # Safety
 /// `walk` writable; `items` as set up by `YACItemsInit`.
@@ -982,8 +984,14 @@ pub unsafe extern "C" fn YACItemsWalkInit(
 ) -> YACErr {
     run(|| {
         // SAFETY: per the contract.
-        let (w, it) = unsafe { (out(walk)?, inp(items)?) };
-        w.set_state(WalkState::new(root, it.len as usize));
+        let w = unsafe { out(walk)? };
+        // SAFETY: per the contract.
+        let len = unsafe {
+            with_ref(items, |t| {
+                t.get(root).map(|_| t.len()).ok_or(Error::Invalid)
+            })?
+        };
+        w.set_state(WalkState::new(root, len));
         Ok(())
     })
 }
