@@ -2,9 +2,10 @@
  * before a YACItemsInit of the same pool is refused; a refused MAP put or
  * adder leaves the tree, the pool and the arena as they were; inserting
  * an empty container is O(1) however deep the tree (a million levels built
- * top-down, with every node more than a few hundred behind the end made
- * unreadable, so that any walk up the tree faults); YACAtomDecode sets
- * every byte of the atom's value. */
+ * top-down, with every node more than a thousand behind the end made
+ * unreadable, so that any walk up the tree faults); freed nodes are
+ * reused, so an edit loop runs in a fixed pool; YACAtomDecode sets every
+ * byte of the atom's value. */
 
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 
@@ -323,7 +324,48 @@ static void test_deep_top_down(void) {
   munmap(f.pool, f.bytes);
 }
 
-/* ---- 4. YACAtomDecode sets all of atom.v ---- */
+/* ---- 4. freed nodes are reused ---- */
+
+/* A long-lived tree in a static pool, its second child replaced by a new
+ * subtree (a LIST of a STR and a MAP of one pair) for each of many
+ * messages: freeing each old subtree keeps the pool's use fixed. */
+static void test_edit_loop_in_a_fixed_pool(void) {
+  static struct YACItem pool[16];
+  struct YACItems items;
+  struct YACCursor at;
+  uint32_t list, one, sub, s, map, old;
+  size_t freed = 0;
+  unsigned round;
+  bool ok = true;
+  YACItemsInit(&items, pool, COUNT(pool));
+  CHECK(YACItemsAddList(&list, &items) == YACErrNo, "list");
+  CHECK(YACItemsAddUint(&one, &items, 1) == YACErrNo, "one");
+  CHECK(YACItemsPrepend(&items, list, one) == YACErrNo, "prepend");
+  for (round = 0; round < 100000 && ok; round++) {
+    ok = YACItemsAddList(&sub, &items) == YACErrNo &&
+         YACItemsCursorFirst(&at, &items, sub) == YACErrNo &&
+         YACItemsAddStr(&s, &items, NULL, "s", 1) == YACErrNo &&
+         YACItemsCursorInsert(&items, &at, s) == YACErrNo &&
+         YACItemsAddMap(&map, &items) == YACErrNo &&
+         YACItemsMapPutUint(&items, NULL, map, "k", round) == YACErrNo &&
+         YACItemsCursorInsert(&items, &at, map) == YACErrNo &&
+         YACItemsCursorAfter(&at, &items, list, one) == YACErrNo;
+    if (ok && round == 0) {
+      ok = YACItemsCursorInsert(&items, &at, sub) == YACErrNo;
+      continue;
+    }
+    ok = ok && YACItemsCursorReplace(&old, &items, &at, sub) == YACErrNo &&
+         YACItemsFree(&freed, &items, old) == YACErrNo && freed == 5;
+  }
+  CHECK(ok && round == 100000, "every message fits the pool");
+  CHECK(items.len == 12, "two nodes and two subtrees, no more");
+  check_ok(&items, "consistent after the loop");
+  /* A node freed is no node any more. */
+  CHECK(YACItemsFree(&freed, &items, old) == YACErrInvalid, "freed twice");
+  CHECK(YACItemsType(&items, old) == YACItemInvalid, "freed node has no type");
+}
+
+/* ---- 5. YACAtomDecode sets all of atom.v ---- */
 
 static void test_atom_value_zeroed(void) {
   /* +INT 7, then NIL, each with 16 bytes after it (the inline window) and
@@ -375,6 +417,7 @@ int main(void) {
   test_cursor_across_init();
   test_refused_puts();
   test_deep_top_down();
+  test_edit_loop_in_a_fixed_pool();
   test_atom_value_zeroed();
   return check_report();
 }

@@ -251,6 +251,8 @@ static void test_items(void) {
   REFUSED(YACItemsMapSet, &removed, &w.items, root, key_a, leaf);
   REFUSED(YACItemsMapDel, &removed, &w.items, root, (const unsigned char *)"a", 1);
   REFUSED(YACItemsPrepend, &w.items, list2, list2);
+  REFUSED(YACItemsFree, &n1, &w.items, one);
+  REFUSED(YACItemsFree, &n1, &w.items, 999);
 
   /* Output and walks. */
   off = 0;
@@ -301,6 +303,7 @@ static void test_items(void) {
   REFUSED(YACItemsPrepend, &w.items, root, leaf);
   REFUSED(YACItemsSetValue, &w.items, leaf, &nil);
   REFUSED(YACItemsMapDel, &removed, &w.items, map, (const unsigned char *)"a", 1);
+  REFUSED(YACItemsFree, &n1, &w.items, leaf);
   CHECK(YACItemsAbort(&w.items) == YACErrNo, "abort");
 }
 

@@ -179,6 +179,10 @@ enum YACWalkEvent
 typedef uint32_t YACWalkEvent;
 #endif // __cplusplus
 
+// The free list: its first node and its length. Plain words (the C layer
+// keeps them in reserved words of `struct YACItems`).
+struct FreeList;
+
 // Pointer and length of bytes inside the decoded input.
 struct YACBytes {
   // First byte (points into the caller's input buffer).
@@ -831,7 +835,8 @@ YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
 // encoding and walks see the pool as before it began).
 // On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 // the nodes of this document are dropped (`items->len` is back to what it
-// was before the document began) and `*off` is at the offending atom.
+// was before the document began, and only the pool's unused nodes past it
+// may have been written) and `*off` is at the offending atom.
 //
 // Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
 // nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
@@ -1072,6 +1077,27 @@ YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
 // `removed` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsRemove(uint32_t *removed, struct YACItems *items, uint32_t parent, uint32_t prev);
 
+// Frees the unlinked node `idx` (one that was removed, replaced, made and
+// never linked, or a parsed document's root) and its whole subtree: their
+// slots go onto a free list, and the next nodes made (`YACItemsAdd*`,
+// `YACItemsMapPut*`) take them before the pool's end; `*freed` (NULL:
+// not wanted) gets how many were freed. The indices of the freed nodes
+// must not be used again, and every cursor becomes stale. O(size of the
+// subtree), no memory. A linked node (remove it first), an index not in
+// use, a broken subtree, or an unfinished parse: `YACErrInvalid`, nothing
+// changed.
+//
+// Pool use: no edit frees a node by itself (it hands the unlinked node
+// back to the caller, who may insert it elsewhere), so without this call
+// a pool's `len` only grows, by one per node made (two per BLOB), and a
+// long-lived tree edited in a loop runs out of nodes. Freeing what is
+// removed bounds it to the largest tree plus what parses take: parses
+// and BLOBs always take new nodes at the end.
+//
+// # Safety
+// `freed` NULL or writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsFree(size_t *freed, struct YACItems *items, uint32_t idx);
+
 // Puts the unlinked node `idx` in place of the child after `prev` (or the
 // first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
 // unlinked. `prev` is checked as in `YACItemsRemove` (O(1) for the first
@@ -1137,7 +1163,8 @@ YACErr YACItemsEncode(const struct YACItems *items,
 YACErr YACItemsEncodedLen(size_t *len, const struct YACItems *items, uint32_t idx);
 
 // Starts a walk of the subtree at `root` (document order, MAP keys before
-// values, constant memory: no recursion at any depth).
+// values, constant memory: no recursion at any depth). A `root` that is
+// no node of the tree: `YACErrInvalid`, `*walk` unchanged.
 //
 // # Safety
 // `walk` writable; `items` as set up by `YACItemsInit`.

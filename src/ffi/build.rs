@@ -64,17 +64,40 @@ pub unsafe extern "C" fn YACArenaInit(
     })
 }
 
-/// Makes sure the pool has room for `n` more nodes, growing it if it can.
+/// The nodes a call makes: `end` consecutive ones at the end of the pool
+/// (a BLOB and its extension slot), and `singles` that may also come from
+/// the free list.
+#[derive(Clone, Copy)]
+struct Room {
+    end: u32,
+    singles: u32,
+}
+
+impl Room {
+    const ONE: Room = Room { end: 0, singles: 1 };
+    const BLOB: Room = Room { end: 2, singles: 0 };
+
+    /// Whether a pool of `cap` nodes with `len` in use and `free` on the
+    /// free list has it.
+    fn fits(self, len: u32, cap: u32, free: u32) -> bool {
+        cap.saturating_sub(len)
+            .checked_sub(self.end)
+            .is_some_and(|rest| rest.saturating_add(free) >= self.singles)
+    }
+}
+
+/// Makes sure the pool has `room`, growing it if it can.
 ///
 /// # Safety
 /// `items` as for `with_mut`.
-unsafe fn reserve(items: *mut YACItems, n: u32) -> Result<(), YACErr> {
+unsafe fn reserve(items: *mut YACItems, room: Room) -> Result<(), YACErr> {
     // SAFETY: per this function's contract.
     let Some(it) = (unsafe { items.as_ref() }) else {
         return Err(YACErr::YACErrInvalid);
     };
+    let free = it.free_list().len;
     let (mut len, mut cap) = (it.len, it.cap);
-    while len.saturating_add(n) > cap {
+    while !room.fits(len, cap, free) {
         // SAFETY: per this function's contract.
         if !unsafe { grow(items) } {
             return Err(YACErr::YACErrNoMem);
@@ -86,7 +109,7 @@ unsafe fn reserve(items: *mut YACItems, n: u32) -> Result<(), YACErr> {
     Ok(())
 }
 
-/// Runs an adder that makes `n` nodes: room first (growing the pool), then
+/// Runs an adder that needs `room`: room first (growing the pool), then
 /// `f` on the tree and, when `arena` is not NULL, an arena over its free
 /// part, whose use is recorded afterwards.
 ///
@@ -98,14 +121,14 @@ unsafe fn build(
     idx: *mut u32,
     items: *mut YACItems,
     arena: *mut YACArena,
-    n: u32,
+    room: Room,
     f: impl FnOnce(&mut ItemsMut<'_, 'static>, Option<&mut Arena<'static>>) -> Result<u32, Error>,
 ) -> YACErr {
     run(|| {
         // SAFETY: per this function's contract.
         let idx = unsafe { out(idx)? };
         // SAFETY: per this function's contract.
-        unsafe { reserve(items, n)? };
+        unsafe { reserve(items, room)? };
         // SAFETY: `arena` is NULL or valid (contract).
         let a = unsafe { arena.as_mut() };
         let mut arena = match a {
@@ -153,7 +176,11 @@ fn need<'x>(arena: Option<&'x mut Arena<'static>>) -> Result<&'x mut Arena<'stat
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_nil()) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_nil()
+        })
+    }
 }
 
 /// Makes a TRUE or FALSE node.
@@ -163,7 +190,11 @@ pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> 
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v: bool) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_bool(v)) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_bool(v)
+        })
+    }
 }
 
 /// Makes a +INT node.
@@ -173,7 +204,11 @@ pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v:
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v: u64) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_uint(v)) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_uint(v)
+        })
+    }
 }
 
 /// Makes a +INT (`v` >= 0) or -INT node.
@@ -183,7 +218,11 @@ pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v:
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddInt(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_int(v)) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_int(v)
+        })
+    }
 }
 
 /// Makes an empty LIST.
@@ -193,7 +232,11 @@ pub unsafe extern "C" fn YACItemsAddInt(idx: *mut u32, items: *mut YACItems, v: 
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_list()) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_list()
+        })
+    }
 }
 
 /// Makes an empty MAP (fill it with `YACItemsMapPut...`).
@@ -203,7 +246,11 @@ pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) ->
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddMap(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_map()) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_map()
+        })
+    }
 }
 
 /// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
@@ -219,7 +266,7 @@ pub unsafe extern "C" fn YACItemsAddBlob(
 ) -> YACErr {
     // SAFETY: per the contract (no arena).
     unsafe {
-        build(idx, items, core::ptr::null_mut(), 2, |t, _| {
+        build(idx, items, core::ptr::null_mut(), Room::BLOB, |t, _| {
             t.add_blob(chunkLen.checked_sub(1).ok_or(Error::Invalid)?)
         })
     }
@@ -248,7 +295,7 @@ pub unsafe extern "C" fn YACItemsAddStr(
     };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| {
+        build(idx, items, arena, Room::ONE, |t, a| {
             let text = yac::utf8::validate_str(bytes)?;
             match a {
                 Some(a) => t.add_str_copy(text, a),
@@ -278,7 +325,7 @@ pub unsafe extern "C" fn YACItemsAddBin(
     };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| match a {
+        build(idx, items, arena, Room::ONE, |t, a| match a {
             Some(a) => t.add_bin_copy(bytes, a),
             None => t.add_bin(bytes),
         })
@@ -304,7 +351,7 @@ pub unsafe extern "C" fn YACItemsAddHexlet(
     };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| {
+        build(idx, items, arena, Room::ONE, |t, a| {
             let h: &'static [u8; 16] = bytes.try_into().map_err(|_| Error::Invalid)?;
             match a {
                 Some(a) => t.add_copy(&Atom::Hexlet(h), a),
@@ -328,7 +375,7 @@ pub unsafe extern "C" fn YACItemsAddDouble(
     d: f64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { build(idx, items, arena, 1, |t, a| t.add_f64(d, need(a)?)) }
+    unsafe { build(idx, items, arena, Room::ONE, |t, a| t.add_f64(d, need(a)?)) }
 }
 
 /// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
@@ -346,7 +393,7 @@ pub unsafe extern "C" fn YACItemsAddUTC(
 ) -> YACErr {
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| {
+        build(idx, items, arena, Room::ONE, |t, a| {
             t.add_utc(unixSec, nsec, need(a)?)
         })
     }
@@ -371,7 +418,11 @@ pub unsafe extern "C" fn YACItemsAddMagic(
         Err(e) => return e,
     };
     // SAFETY: per the contract.
-    unsafe { build(idx, items, arena, 1, |t, a| t.add_magic(bytes, need(a)?)) }
+    unsafe {
+        build(idx, items, arena, Room::ONE, |t, a| {
+            t.add_magic(bytes, need(a)?)
+        })
+    }
 }
 
 /// Sets the NUL-terminated `key` of `map` to the unlinked node `value`,
@@ -402,7 +453,7 @@ pub unsafe extern "C" fn YACItemsMapPut(
     let mut prev = 0u32;
     // SAFETY: per the contract.
     let e = unsafe {
-        build(&mut prev, items, arena, 1, |t, a| {
+        build(&mut prev, items, arena, Room::ONE, |t, a| {
             let k = yac::utf8::validate_str(key)?;
             let old = match a {
                 Some(a) => t.map_put_copy(map, k, value, a)?,
@@ -438,15 +489,16 @@ unsafe fn put_with(
     // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
     // is used when no arena copies it.
     let key: &'static [u8] = unsafe { CStr::from_ptr(key) }.to_bytes();
-    let slots = if matches!(value, Atom::Blob { .. }) {
-        3
+    // The value's node(s), then the key's.
+    let room = if matches!(value, Atom::Blob { .. }) {
+        Room { end: 2, singles: 1 }
     } else {
-        2
+        Room { end: 0, singles: 2 }
     };
     let mut unused = 0u32;
     // SAFETY: per the contract.
     unsafe {
-        build(&mut unused, items, arena, slots, |t, a| {
+        build(&mut unused, items, arena, room, |t, a| {
             let k = yac::utf8::validate_str(key)?;
             let old = match (a, borrowed) {
                 (Some(a), _) => t.map_put_new(map, k, value, a)?,

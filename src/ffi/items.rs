@@ -21,7 +21,8 @@ use super::{inp, input, out, output, run, YACErr, YACItemType};
 use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{
-    count_nodes, Event, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
+    count_nodes, Event, FreeList, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState,
+    MAX_NODES, NONE,
 };
 
 /// Flags of `struct YACItems` (bits of its `flags` word).
@@ -144,8 +145,26 @@ impl YACItems {
         ParseState::from_words(prefix(&self.reserved))
     }
 
-    fn set_state(&mut self, s: ParseState) {
-        store(&mut self.reserved, s.to_words());
+    /// The free list, kept in the reserved words after the parser's state.
+    pub(super) fn free_list(&self) -> FreeList {
+        let w = |i: usize| {
+            self.reserved
+                .get(ParseState::WORDS + i)
+                .copied()
+                .unwrap_or(NONE)
+        };
+        FreeList::from_words([w(0), w(1)])
+    }
+
+    fn set_state(&mut self, s: ParseState, free: FreeList) {
+        const { assert!(ParseState::WORDS + FreeList::WORDS <= 16, "both fit") };
+        let (st, fl) = (s.to_words(), free.to_words());
+        let words: [u32; ParseState::WORDS + FreeList::WORDS] =
+            core::array::from_fn(|i| match i.checked_sub(ParseState::WORDS) {
+                None => st.get(i).copied().unwrap_or(0),
+                Some(j) => fl.get(j).copied().unwrap_or(0),
+            });
+        store(&mut self.reserved, words);
     }
 
     fn options(&self) -> Options {
@@ -182,10 +201,11 @@ pub(super) unsafe fn with_mut<R>(
     };
     // SAFETY: the pool holds what earlier libyac calls left (contract),
     // with input the caller keeps alive for as long as the tree is used.
-    let mut tree = unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state()) };
+    let mut tree =
+        unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state(), it.free_list()) };
     let r = f(&mut tree);
     it.len = tree.len() as u32;
-    it.set_state(tree.parse_state());
+    it.set_state(tree.parse_state(), tree.free_list());
     r.map_err(YACErr::from)
 }
 
@@ -246,7 +266,7 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
         };
         // A new tree: a fresh edit generation, so that every cursor made
         // before (of an earlier tree over this pool too) is stale here.
-        it.set_state(ParseState::new_tree());
+        it.set_state(ParseState::new_tree(), FreeList::EMPTY);
         Ok(())
     })
 }
@@ -844,6 +864,38 @@ pub unsafe extern "C" fn YACItemsRemove(
 ) -> YACErr {
     // SAFETY: per the contract.
     run(|| unsafe { getter_mut(removed, items, |t| t.remove(parent, prev)) })
+}
+
+/// Frees the unlinked node `idx` (one that was removed, replaced, made and
+/// never linked, or a parsed document's root) and its whole subtree: their
+/// slots go onto a free list, and the next nodes made (`YACItemsAdd*`,
+/// `YACItemsMapPut*`) take them before the pool's end; `*freed` (NULL:
+/// not wanted) gets how many were freed. The indices of the freed nodes
+/// must not be used again, and every cursor becomes stale. O(size of the
+/// subtree), no memory. A linked node (remove it first), an index not in
+/// use, a broken subtree, or an unfinished parse: `YACErrInvalid`, nothing
+/// changed.
+///
+/// Pool use: no edit frees a node by itself (it hands the unlinked node
+/// back to the caller, who may insert it elsewhere), so without this call
+/// a pool's `len` only grows, by one per node made (two per BLOB), and a
+/// long-lived tree edited in a loop runs out of nodes. Freeing what is
+/// removed bounds it to the largest tree plus what parses take: parses
+/// and BLOBs always take new nodes at the end.
+///
+/// # Safety
+/// `freed` NULL or writable; `items` as set up by `YACItemsInit`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsFree(freed: *mut usize, items: *mut YACItems, idx: u32) -> YACErr {
+    run(|| {
+        // SAFETY: per the contract.
+        let n = unsafe { with_mut(items, |t| t.free(idx))? };
+        // SAFETY: NULL or writable (contract).
+        if let Some(f) = unsafe { freed.as_mut() } {
+            *f = n;
+        }
+        Ok(())
+    })
 }
 
 /// Puts the unlinked node `idx` in place of the child after `prev` (or the

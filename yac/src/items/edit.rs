@@ -185,7 +185,11 @@ impl<'a> Items<'a, &mut [Item]> {
 
     /// Stores the node `prepare` made for `atom` in new slots.
     pub(super) fn store(&mut self, item: Item, slots: u32, atom: &Atom<'_>) -> Result<u32, Error> {
-        let idx = self.alloc(slots)?;
+        let reused = if slots == 1 { self.pop_free() } else { None };
+        let idx = match reused {
+            Some(idx) => idx,
+            None => self.alloc(slots)?,
+        };
         *self.node_mut(idx)? = item;
         if let Atom::Blob {
             chunk_len_minus_one,
@@ -209,8 +213,18 @@ impl<'a> Items<'a, &mut [Item]> {
             1
         };
         let item = node_for(atom)?;
-        let free = self.cap().saturating_sub(self.len);
-        if slots.saturating_add(extra) > free {
+        // A BLOB's two slots come from the end; single nodes from the free
+        // list first.
+        let at_end = self.cap().saturating_sub(self.len);
+        let (end_needed, singles) = if slots == 2 {
+            (2, extra)
+        } else {
+            (0, extra.saturating_add(1))
+        };
+        let room = at_end
+            .checked_sub(end_needed)
+            .map(|rest| rest.saturating_add(self.free.len));
+        if !room.is_some_and(|r| r >= singles) {
             return Err(Error::NoMem);
         }
         Ok((item, slots))

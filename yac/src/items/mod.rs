@@ -35,6 +35,7 @@ mod encode;
 #[cfg(test)]
 mod encode_ref;
 mod fast;
+mod free;
 mod generation;
 mod node;
 mod parse;
@@ -49,6 +50,7 @@ use core::marker::PhantomData;
 pub use build::Arena;
 pub use check::Fault;
 pub use cursor::Cursor;
+pub use free::{FreeList, FREE_META};
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
 pub use parse::{chunk_fits, key_above, key_cmp};
 pub use parse::{count_nodes, ParseState};
@@ -87,6 +89,8 @@ pub struct Items<'a, S> {
     /// Parser options; may be changed between documents.
     pub opts: Options,
     pub(crate) state: ParseState,
+    /// Nodes freed by [`Items::free`], for the next nodes made.
+    pub(crate) free: FreeList,
     pub(crate) _input: PhantomData<&'a [u8]>,
 }
 
@@ -119,6 +123,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             len: 0,
             opts: Options::default(),
             state,
+            free: FreeList::EMPTY,
             _input: PhantomData,
         }
     }
@@ -129,18 +134,26 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// # Safety
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
-    /// `state` must be the state those calls left.
+    /// `state` and `free` must be what those calls left.
     #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
     pub unsafe fn from_parts(
         pool: &'p mut [Item],
         len: u32,
         opts: Options,
         state: ParseState,
+        free: FreeList,
     ) -> Self {
         let mut items = Items::over(pool, state);
         items.len = len.min(items.cap());
         items.opts = opts;
+        items.free = free;
         items
+    }
+
+    /// The free list (the C layer keeps it in `struct YACItems`).
+    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    pub fn free_list(&self) -> FreeList {
+        self.free
     }
 
     /// The parser's state between calls (the C layer keeps it in `struct
@@ -157,6 +170,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             len: self.len,
             opts: self.opts,
             state: self.state,
+            free: self.free,
             _input: PhantomData,
         }
     }
@@ -167,10 +181,11 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         let used = self.all_nodes();
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
-        let (len, opts, state) = (self.len, self.opts, self.state);
+        let (len, opts, state, free) = (self.len, self.opts, self.state, self.free);
         let mut items = Items::over(bigger, state);
         items.len = len;
         items.opts = opts;
+        items.free = free;
         Ok(items)
     }
 
@@ -178,6 +193,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// stale.
     pub fn clear(&mut self) {
         self.len = 0;
+        self.free = FreeList::EMPTY;
         self.state = ParseState {
             gen: generation::fresh(),
             ..ParseState::idle()
@@ -242,6 +258,7 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
             len,
             opts: Options::default(),
             state,
+            free: FreeList::EMPTY,
             _input: PhantomData,
         }
     }
