@@ -17,27 +17,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tree_checks.h"
 #include "yac.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static void check_ok(struct YACItems *items, const char *name) {
-  uint32_t node = 0;
-  const char *why = NULL;
-  YACErr e = YACItemsCheck(&node, &why, items);
-  if (e != YACErrNo) {
-    fprintf(stderr, "check: node %u: %s\n", (unsigned)node, why ? why : "?");
-  }
-  CHECK(e == YACErrNo, name);
-}
-
-static uint32_t parse_whole(struct YACItems *items, const unsigned char *b, size_t n,
-                            const char *name) {
-  uint32_t root = YACItemNone;
-  size_t off = 0;
-  CHECK(YACItemsParse(items, &root, &off, b, n) == YACErrNo && off == n, name);
-  return root;
-}
 
 /* ---- 1. cursors across YACItemsInit ---- */
 

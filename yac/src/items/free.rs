@@ -148,7 +148,7 @@ mod tests {
         let mut end = items.cursor_end(list).unwrap();
         let one = items.add_uint(1).unwrap();
         items.cursor_insert(&mut end, one).unwrap();
-        for round in 0..10_000u64 {
+        for round in 0..crate::sample::count(10_000, 100) as u64 {
             let sub = items.add_list().unwrap();
             let mut at = items.cursor_end(sub).unwrap();
             let s = items.add_str("s").unwrap();
