@@ -260,7 +260,7 @@ static void test_items(void) {
   REFUSED(YACItemsEncode, &w.items, root, &off, w.obuf, 3);
   scratch_obuf = false;
   REFUSED(YACItemsEncodedLen, &n1, &w.items, 999);
-  REFUSED(YACItemsWalkInit, &w.walk, &w.items, 999);
+  REFUSED(YACItemsWalkInit, NULL, &w.items, root); /* a bad root is the walk's error */
   REFUSED(YACItemsWalkNext, &u1, &u1, &u1, &w.walk, NULL);
 
   /* Cursors: wrong containers, a child that is not one, stale ones. */

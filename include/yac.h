@@ -1163,8 +1163,7 @@ YACErr YACItemsEncode(const struct YACItems *items,
 YACErr YACItemsEncodedLen(size_t *len, const struct YACItems *items, uint32_t idx);
 
 // Starts a walk of the subtree at `root` (document order, MAP keys before
-// values, constant memory: no recursion at any depth). A `root` that is
-// no node of the tree: `YACErrInvalid`, `*walk` unchanged.
+// values, constant memory: no recursion at any depth).
 //
 // # Safety
 // `walk` writable; `items` as set up by `YACItemsInit`.

@@ -1023,8 +1023,7 @@ pub unsafe extern "C" fn YACItemsEncodedLen(
 }
 
 /// Starts a walk of the subtree at `root` (document order, MAP keys before
-/// values, constant memory: no recursion at any depth). A `root` that is
-/// no node of the tree: `YACErrInvalid`, `*walk` unchanged.
+/// values, constant memory: no recursion at any depth).
 ///
 /// # Safety
 /// `walk` writable; `items` as set up by `YACItemsInit`.
@@ -1036,14 +1035,8 @@ pub unsafe extern "C" fn YACItemsWalkInit(
 ) -> YACErr {
     run(|| {
         // SAFETY: per the contract.
-        let w = unsafe { out(walk)? };
-        // SAFETY: per the contract.
-        let len = unsafe {
-            with_ref(items, |t| {
-                t.get(root).map(|_| t.len()).ok_or(Error::Invalid)
-            })?
-        };
-        w.set_state(WalkState::new(root, len));
+        let (w, it) = unsafe { (out(walk)?, inp(items)?) };
+        w.set_state(WalkState::new(root, it.len as usize));
         Ok(())
     })
 }
