@@ -790,7 +790,7 @@ mod tests {
         let mut taken = 0;
         // Every tag and second byte, with tails of every length up to 16
         // and of several kinds (zeros, ASCII, high bytes, random).
-        for a in 0..=255u8 {
+        for a in (0..=255u8).step_by(crate::sample::stride(29)) {
             for b in (0..=255u8).step_by(crate::sample::stride(67)) {
                 for len in [0, 1, 2, 3, 8, 9, 10, 14, 15, 16, 17, 30, 62, 70] {
                     for fill in 0..4u8 {
@@ -859,7 +859,7 @@ mod tests {
             }
         }
         assert!(
-            taken > crate::sample::count(100_000, 1000),
+            taken > crate::sample::count(100_000, 100),
             "the window took only {taken} inputs"
         );
     }
