@@ -72,6 +72,9 @@ pub type YACItemsGrowFn = Option<
 /// A tree in caller memory: the node pool, its use, and the parser's
 /// options and state. Initialise with `YACItemsInit`; then `list`, `len`
 /// and `cap` may be read, `maxDepth`, `flags`, `grow` and `growCtx` set.
+/// Nodes are taken from the end of the pool (`len` grows) or, for the
+/// adders, from the nodes `YACItemsFree` gave back: see there for how
+/// pool use grows under edits.
 #[repr(C)]
 #[allow(non_snake_case)]
 pub struct YACItems {
