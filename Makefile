@@ -36,8 +36,8 @@ STATIC := $(OUT)/libyac.a
 SHARED := $(OUT)/libyac.so.$(VERSION)
 PC     := $(OUT)/yac.pc
 CLI    := $(OUT)/yac
-SOURCES := $(shell find src yac/src -name '*.rs') \
-           build.rs cbindgen.toml Cargo.toml yac/Cargo.toml Cargo.lock
+SOURCES := $(shell find src capi/src yac/src -name '*.rs') \
+           build.rs cbindgen.toml Cargo.toml capi/Cargo.toml yac/Cargo.toml Cargo.lock
 
 .PHONY: all cli install install-cli uninstall clean
 all: $(STATIC) $(SHARED) $(PC)

@@ -1,4 +1,5 @@
-//! Generates the C header from the Rust sources with cbindgen, into
+//! Generates the C header from the C API's sources (the `yac-capi` crate,
+//! capi/, and the core types it names from yac/) with cbindgen, into
 //! `OUT_DIR/yac.h` only (a build script must not write into the source
 //! tree; `cargo publish` rejects one that does). The committed
 //! `include/yac.h`, what C users and the C tests compile against, is kept
@@ -14,7 +15,9 @@ fn main() {
     let crate_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    println!("cargo:rerun-if-changed=src");
+    // The C API is the capi crate's; this package's own src/ only wraps it.
+    let capi_dir = crate_dir.join("capi");
+    println!("cargo:rerun-if-changed=capi/src");
     // The core types of the C API (struct YACItem, ...) are the yac crate's.
     println!("cargo:rerun-if-changed=yac/src");
     println!("cargo:rerun-if-changed=cbindgen.toml");
@@ -39,11 +42,11 @@ fn main() {
 
     config.trailer = Some(format!(
         "{}\n#endif /* YAC_H */",
-        hand_written_parts(&crate_dir.join("src/ffi/header"))
+        hand_written_parts(&capi_dir.join("src/ffi/header"))
     ));
 
     let bindings = match cbindgen::Builder::new()
-        .with_crate(&crate_dir)
+        .with_crate(&capi_dir)
         .with_config(config)
         .generate()
     {
@@ -69,8 +72,8 @@ fn main() {
 fn hand_written_parts(dir: &std::path::Path) -> String {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("src/ffi/header exists")
-        .map(|e| e.expect("src/ffi/header is readable").path())
+        .expect("capi/src/ffi/header exists")
+        .map(|e| e.expect("capi/src/ffi/header is readable").path())
         .filter(|p| p.extension().is_some_and(|x| x == "h"))
         .collect();
     files.sort();

@@ -37,7 +37,7 @@ static uint32_t build(struct YACItems *items, struct YACArena *arena) {
   CHECK(YACItemsMapPutStr(items, arena, root, key, "str") == YACErrNo,
         "put str");
   memset(key, 0, sizeof key);
-  CHECK(YACItemsMapPutDouble(items, arena, root, "n", 0.5) == YACErrNo,
+  CHECK(YACItemsMapPutFloat(items, arena, root, "n", 0.5) == YACErrNo,
         "put double");
   YACItemsAddUTC(&t, items, arena, 1483228800, 0);
   CHECK(YACItemsMapPut(NULL, items, arena, root, "t", t) == YACErrNo,
@@ -48,7 +48,7 @@ static uint32_t build(struct YACItems *items, struct YACArena *arena) {
   YACItemsMapPut(NULL, items, arena, root, "c", inner);
   YACItemsAddList(&list, items);
   YACItemsAddUint(&x, items, 1);
-  YACItemsAddInt(&y, items, -300);
+  YACItemsAddSint(&y, items, -300);
   YACItemsAddStr(&z, items, NULL, "x", 1); /* pointed at: a literal */
   /* Appended in order through a cursor at the LIST's end. */
   YACItemsCursorEnd(&end, items, list);
@@ -123,9 +123,9 @@ static void test_build(void) {
   CHECK(YACItemsMapPutUint(&items, &arena, root, NULL, 1) == YACErrInvalid,
         "NULL key");
   CHECK(items.len == len, "nothing made by refused puts");
-  CHECK(YACItemsAddDouble(&v, &items, NULL, 1.0) == YACErrInvalid,
+  CHECK(YACItemsAddFloat(&v, &items, NULL, 1.0) == YACErrInvalid,
         "double needs an arena");
-  CHECK(YACItemsAddDouble(&v, &items, &arena, -0.0) == YACErrFloatNonMinimal,
+  CHECK(YACItemsAddFloat(&v, &items, &arena, -0.0) == YACErrFloatNonMinimal,
         "negative zero");
   CHECK(YACItemsAddStr(&v, &items, NULL, "a\0", 2) == YACErrBadUTF8, "NUL");
   CHECK(YACItemsAddBlob(&v, &items, 0) == YACErrInvalid, "chunk length 0");

@@ -192,22 +192,22 @@ static void test_nan(void) {
   memset(pool, 0xA5, sizeof pool); /* compared whole: no unset bytes */
   YACItemsInit(&items, pool, COUNT(pool));
   r = parse_whole(&items, h, sizeof h, "f16 NaN");
-  CHECK(YACItemsGetDouble(&d, &items, r) == YACErrNo, "get f16");
+  CHECK(YACItemsGetFloat(&d, &items, r) == YACErrNo, "get f16");
   CHECK(bits_at(&d) == UINT64_C(0x7FF0040000000000), "f16 NaN bits");
   r = parse_whole(&items, f, sizeof f, "f32 NaN");
-  CHECK(YACItemsGetDouble(&d, &items, r) == YACErrNo, "get f32");
+  CHECK(YACItemsGetFloat(&d, &items, r) == YACErrNo, "get f32");
   CHECK(bits_at(&d) == UINT64_C(0x7FF0000020000000), "f32 NaN bits");
   CHECK(YACFloatToDouble(&d, h + 1, 2) == YACErrNo, "f16 to double");
   CHECK(bits_at(&d) == UINT64_C(0x7FF0040000000000), "f16 to double bits");
 #if !defined(__i386__) || defined(__SSE2_MATH__)
   /* Passing the double by value keeps it, except on x87 (see the header's
-   * note at YACItemsGetDouble). */
+   * note at YACItemsGetFloat). */
   {
     unsigned char out[16];
     size_t n = 0;
     CHECK(YACAtomFloatEncode(&n, out, sizeof out, d) == YACErrNo, "encode f16 NaN");
     CHECK(n == sizeof h && memcmp(out, h, n) == 0, "f16 NaN round trip");
-    CHECK(YACItemsGetDouble(&d, &items, r) == YACErrNo, "get f32 again");
+    CHECK(YACItemsGetFloat(&d, &items, r) == YACErrNo, "get f32 again");
     CHECK(YACAtomFloatEncode(&n, out, sizeof out, d) == YACErrNo, "encode f32 NaN");
     CHECK(n == sizeof f && memcmp(out, f, n) == 0, "f32 NaN round trip");
   }
@@ -280,7 +280,7 @@ static void test_cursors(void) {
   for (i = 0; i < 3; i++) {
     x = add_uint(&items, i);
     CHECK(YACItemsCursorInsert(&items, &end, x) == YACErrNo, "append");
-    CHECK(YACCursorPrev(&end) == x && YACCursorParent(&end) == list, "cursor moved");
+    CHECK(YACItemsCursorPrev(&end) == x && YACItemsCursorParent(&end) == list, "cursor moved");
     check_ok(&items, "after append");
   }
   /* Mid-list: after the second child, in O(1). */

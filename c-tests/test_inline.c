@@ -1,4 +1,4 @@
-/* The header's inline reads (YACNode*, YAC_FOREACH, YAC_MAP_FOREACH)
+/* The header's inline reads (YACUnsafeNode*, YAC_UNSAFE_FOREACH, YAC_UNSAFE_MAP_FOREACH)
  * against the checked exported functions, node by node, on every tree
  * at hand: the FORMAT.md vectors, the rich test document, the benchmark
  * documents (../shared/data, or $YAC_DATA_DIR), and nodes whose size
@@ -27,16 +27,16 @@ static int is_container(YACItemType t) {
 
 /* Every inline read of node `idx` equals the checked function's answer. */
 static void check_node(const struct YACItems *items, uint32_t idx, const char *name) {
-  YACItemType t = YACNodeType(items, idx);
+  YACItemType t = YACUnsafeNodeType(items, idx);
   CHECK(t == YACItemsType(items, idx), name);
-  CHECK(YACNodeNext(items, idx) == YACItemsNext(items, idx), name);
+  CHECK(YACUnsafeNodeNext(items, idx) == YACItemsNext(items, idx), name);
   if (is_container(t)) {
     size_t count = 0, i = 0;
     CHECK(YACItemsChildCount(&count, items, idx) == YACErrNo, name);
-    CHECK(YACNodeCount(items, idx) == count, name);
-    CHECK(YACNodeFirst(items, idx) == YACItemsFirst(items, idx), name);
+    CHECK(YACUnsafeNodeCount(items, idx) == count, name);
+    CHECK(YACUnsafeNodeFirst(items, idx) == YACItemsFirst(items, idx), name);
     uint32_t want = YACItemsFirst(items, idx);
-    YAC_FOREACH(items, idx, child) {
+    YAC_UNSAFE_FOREACH(items, idx, child) {
       CHECK(child == want, name);
       CHECK(i > 3 || child == YACItemsNth(items, idx, i), name);
       want = YACItemsNext(items, child);
@@ -46,32 +46,37 @@ static void check_node(const struct YACItems *items, uint32_t idx, const char *n
     CHECK(i == count, name);
     if (t == YACItemMap) {
       i = 0;
-      YAC_MAP_FOREACH(items, idx, key, val) {
+      YAC_UNSAFE_MAP_FOREACH(items, idx, key, val) {
         size_t klen = 0;
-        const char *k = YACNodeStr(items, key, &klen);
+        const char *k = YACUnsafeNodeStr(items, key, &klen);
         CHECK(i > 3 || key == YACItemsNth(items, idx, i), name);
         CHECK(val == YACItemsNext(items, key), name);
-        CHECK(YACItemsMapGetN(items, idx, (const unsigned char *)k, klen) == val, name);
+        CHECK(YACItemsMapGetN(items, idx, k, klen) == val, name);
         i += 2;
       }
       CHECK(i == count, name);
     }
   } else if (t == YACItemPint) {
     uint64_t u = 0;
-    CHECK(YACItemsGetUint(&u, items, idx) == YACErrNo && YACNodeUint(items, idx) == u, name);
+    CHECK(YACItemsGetUint(&u, items, idx) == YACErrNo && YACUnsafeNodeUint(items, idx) == u, name);
+    if (u <= (uint64_t)INT64_MAX) {
+      int64_t v = 0;
+      CHECK(YACItemsGetSint(&v, items, idx) == YACErrNo && YACUnsafeNodeSint(items, idx) == v, name);
+      CHECK(v == (int64_t)u, name);
+    }
   } else if (t == YACItemNint) {
     int64_t v = 0;
-    CHECK(YACItemsGetInt(&v, items, idx) == YACErrNo && YACNodeInt(items, idx) == v, name);
+    CHECK(YACItemsGetSint(&v, items, idx) == YACErrNo && YACUnsafeNodeSint(items, idx) == v, name);
   } else if (is_bytes_type(t)) {
     const unsigned char *p = NULL;
     size_t len = 0, ilen = 1;
-    const unsigned char *ip = YACNodeBytes(items, idx, &ilen);
+    const unsigned char *ip = YACUnsafeNodeBytes(items, idx, &ilen);
     CHECK(YACItemsGetBytes(&p, &len, items, idx) == YACErrNo, name);
     CHECK(ip == p && ilen == len, name);
     if (t == YACItemStr) {
       const char *s = NULL;
       CHECK(YACItemsGetStr(&s, &len, items, idx) == YACErrNo, name);
-      CHECK(YACNodeStr(items, idx, &ilen) == s && ilen == len, name);
+      CHECK(YACUnsafeNodeStr(items, idx, &ilen) == s && ilen == len, name);
     }
   }
 }
@@ -132,18 +137,18 @@ static void test_escaped_sizes(void) {
   doc[12 + 70000] = 0x00; /* EOC */
   CHECK(YACItemsInit(&items, pool, 8) == YACErrNo, "escaped");
   CHECK(YACItemsParse(&items, &root, &off, doc, 13 + 70000) == YACErrNo, "escaped");
-  str = YACNodeFirst(&items, root);
-  p = YACNodeBytes(&items, str, &len);
+  str = YACUnsafeNodeFirst(&items, root);
+  p = YACUnsafeNodeBytes(&items, str, &len);
   CHECK(len == 70000 && p == doc + 10, "escaped: plain STR");
   pool[str].meta |= (uint32_t)YACItemSizeEsc << YACItemSizeShift;
   pool[str].v.ptr = doc + 1;
   pool[root].meta |= (uint32_t)YACItemSizeEsc << YACItemSizeShift;
-  CHECK(YACNodeType(&items, str) == YACItemStr, "escaped STR type");
-  p = YACNodeBytes(&items, str, &len);
+  CHECK(YACUnsafeNodeType(&items, str) == YACItemStr, "escaped STR type");
+  p = YACUnsafeNodeBytes(&items, str, &len);
   CHECK(len == 70000 && p == doc + 10, "escaped STR");
-  CHECK(YACNodeStr(&items, str, &len) == (const char *)doc + 10, "escaped STR text");
-  CHECK(YACNodeType(&items, root) == YACItemList, "escaped LIST type");
-  CHECK(YACNodeCount(&items, root) == 3, "escaped LIST count");
+  CHECK(YACUnsafeNodeStr(&items, str, &len) == (const char *)doc + 10, "escaped STR text");
+  CHECK(YACUnsafeNodeType(&items, root) == YACItemList, "escaped LIST type");
+  CHECK(YACUnsafeNodeCount(&items, root) == 3, "escaped LIST count");
   check_tree(&items, root, "escaped");
 }
 

@@ -304,12 +304,12 @@ static void test_rich_doc(void) {
   CHECK(YACItemsGetBlob(&u, &total, &items, root) == YACErrInvalid, "MAP");
 
   n = YACItemsMapGet(&items, root, "c");
-  CHECK(YACItemsGetDouble(&f, &items, n) == YACErrNo && f == 1.5, "c");
+  CHECK(YACItemsGetFloat(&f, &items, n) == YACErrNo && f == 1.5, "c");
   CHECK(YACItemsGetBytes(&p, &len, &items, n) == YACErrNo && len == 2, "c");
   n = YACItemsMapGet(&items, root, "p");
   /* (double)0.1: where FLT_EVAL_METHOD is 2 (x87, -m32) the constant 0.1
    * alone has long double precision and differs from the double. */
-  CHECK(YACItemsGetDouble(&f, &items, n) == YACErrNo && f == (double)0.1,
+  CHECK(YACItemsGetFloat(&f, &items, n) == YACErrNo && f == (double)0.1,
         "p");
   CHECK(YACItemsGetUint(&u, &items, n) == YACErrInvalid, "p as uint");
 
@@ -320,7 +320,7 @@ static void test_rich_doc(void) {
         "d");
 
   n = YACItemsMapGet(&items, root, "e");
-  CHECK(YACItemsGetInt(&i, &items, n) == YACErrNo && i == -5, "e");
+  CHECK(YACItemsGetSint(&i, &items, n) == YACErrNo && i == -5, "e");
   CHECK(YACItemsGetUint(&u, &items, n) == YACErrInvalid, "e as uint");
 
   n = YACItemsMapGet(&items, root, "f");
@@ -328,7 +328,7 @@ static void test_rich_doc(void) {
   CHECK(YACItemsGetBytes(&p, &len, &items, n) == YACErrNo && len == 9 &&
             memcmp(p, doc_big, 9) == 0,
         "f");
-  CHECK(YACItemsGetInt(&i, &items, n) == YACErrInvalid, "f as int");
+  CHECK(YACItemsGetSint(&i, &items, n) == YACErrInvalid, "f as int");
   n = YACItemsMapGet(&items, root, "g");
   CHECK(YACItemsType(&items, n) == YACItemNbig, "g");
 
@@ -378,12 +378,12 @@ static void test_rich_doc(void) {
   CHECK(YACItemsGetBool(&b, &items, root) == YACErrInvalid, "MAP as bool");
   n = YACItemsMapGet(&items, root, "n");
   CHECK(YACItemsGetUint(&u, &items, n) == YACErrNo && u == UINT64_MAX, "n");
-  CHECK(YACItemsGetInt(&i, &items, n) == YACErrLenTooBig, "n as int");
-  n = YACItemsMapGetN(&items, root, (const unsigned char *)"xyzw", 3);
+  CHECK(YACItemsGetSint(&i, &items, n) == YACErrLenTooBig, "n as int");
+  n = YACItemsMapGetN(&items, root, "xyzw", 3);
   CHECK(YACItemsGetStr(&s, &len, &items, n) == YACErrNo && len == 0, "xyz");
   CHECK(YACItemsMapGet(&items, root, "xy") == YACItemNone, "absent key");
   CHECK(YACItemsMapGet(&items, root, "") == YACItemNone, "empty key");
-  CHECK(YACItemsMapGetN(&items, root, (const unsigned char *)"q", 1) ==
+  CHECK(YACItemsMapGetN(&items, root, "q", 1) ==
             YACItemNone,
         "absent key");
 }
@@ -462,7 +462,7 @@ static void test_bad_arguments(void) {
   CHECK(YACItemsNext(NULL, 1) == YACItemNone, "Next NULL");
   CHECK(YACItemsNth(NULL, 0, 0) == YACItemNone, "Nth NULL");
   CHECK(YACItemsMapGet(NULL, 0, "a") == YACItemNone, "MapGet NULL");
-  CHECK(YACItemsMapGetN(NULL, 0, (const unsigned char *)"a", 1) ==
+  CHECK(YACItemsMapGetN(NULL, 0, "a", 1) ==
             YACItemNone,
         "MapGetN NULL");
   for (k = 0; k < COUNT(bad); k++) {
@@ -511,14 +511,14 @@ static void test_bad_arguments(void) {
   CHECK(YACItemsGetUint(NULL, &items, 1) == YACErrInvalid, "GetUint NULL");
   CHECK(YACItemsGetUint(&u, NULL, 1) == YACErrInvalid, "GetUint NULL items");
   CHECK(YACItemsGetUint(&u, &items, 1) == YACErrNo && u == 123, "GetUint");
-  CHECK(YACItemsGetInt(NULL, &items, 1) == YACErrInvalid, "GetInt NULL");
-  CHECK(YACItemsGetInt(&i, &items, 1) == YACErrNo && i == 123, "GetInt");
-  CHECK(YACItemsGetInt(&i, &items, 2) == YACErrInvalid, "GetInt of FALSE");
+  CHECK(YACItemsGetSint(NULL, &items, 1) == YACErrInvalid, "GetInt NULL");
+  CHECK(YACItemsGetSint(&i, &items, 1) == YACErrNo && i == 123, "GetInt");
+  CHECK(YACItemsGetSint(&i, &items, 2) == YACErrInvalid, "GetInt of FALSE");
   CHECK(YACItemsGetBool(NULL, &items, 2) == YACErrInvalid, "GetBool NULL");
   CHECK(YACItemsGetBool(&b, &items, 2) == YACErrNo && !b, "GetBool");
   CHECK(YACItemsGetBool(&b, &items, 1) == YACErrInvalid, "GetBool of INT");
-  CHECK(YACItemsGetDouble(NULL, &items, 1) == YACErrInvalid, "GetDouble NULL");
-  CHECK(YACItemsGetDouble(&f, &items, 1) == YACErrInvalid, "GetDouble INT");
+  CHECK(YACItemsGetFloat(NULL, &items, 1) == YACErrInvalid, "GetDouble NULL");
+  CHECK(YACItemsGetFloat(&f, &items, 1) == YACErrInvalid, "GetDouble INT");
   CHECK(YACItemsGetStr(NULL, &len, &items, 1) == YACErrInvalid, "GetStr NULL");
   CHECK(YACItemsGetStr(&s, NULL, &items, 1) == YACErrInvalid, "GetStr NULL");
   CHECK(YACItemsGetStr(&s, &len, &items, 1) == YACErrInvalid, "GetStr INT");
@@ -596,12 +596,12 @@ static void test_bad_arguments(void) {
         "Replace NULL old");
   CHECK(YACItemsMapSet(NULL, &items, 0, 1, 2) == YACErrInvalid,
         "MapSet NULL");
-  CHECK(YACItemsMapDel(NULL, &items, 0, (const unsigned char *)"a", 1) ==
+  CHECK(YACItemsMapDel(NULL, &items, 0, "a", 1) ==
             YACErrInvalid,
         "MapDel NULL");
   CHECK(YACItemsMapDel(&idx, &items, 0, NULL, 1) == YACErrInvalid,
         "MapDel NULL key");
-  CHECK(YACItemsMapDel(&idx, &items, 0, (const unsigned char *)"a", 1) ==
+  CHECK(YACItemsMapDel(&idx, &items, 0, "a", 1) ==
             YACErrInvalid,
         "MapDel on a LIST");
   for (k = 0; k < COUNT(bad); k++) {
@@ -944,18 +944,18 @@ static void test_map_edits(void) {
   check_edit_result(&items, root, &want, "map set");
 
   /* Delete: present, absent. */
-  CHECK(YACItemsMapDel(&old, &items, root, (const unsigned char *)"c", 1) ==
+  CHECK(YACItemsMapDel(&old, &items, root, "c", 1) ==
             YACErrNo,
         "del c");
   CHECK(YACItemsType(&items, old) == YACItemPint, "del c");
-  CHECK(YACItemsMapDel(&old, &items, root, (const unsigned char *)"zz", 2) ==
+  CHECK(YACItemsMapDel(&old, &items, root, "zz", 2) ==
                 YACErrNo &&
             old == YACItemNone,
         "del absent");
-  CHECK(YACItemsMapDel(&old, &items, root, (const unsigned char *)"a", 1) ==
+  CHECK(YACItemsMapDel(&old, &items, root, "a", 1) ==
             YACErrNo,
         "del first");
-  CHECK(YACItemsMapDel(&old, &items, root, (const unsigned char *)"eee", 3) ==
+  CHECK(YACItemsMapDel(&old, &items, root, "eee", 3) ==
             YACErrNo,
         "del last");
   want.n = 0;

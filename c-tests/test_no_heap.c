@@ -267,7 +267,7 @@ static void test_vectors(void) {
     (void)YACItemsNext(&items, root);
     (void)YACItemsNth(&items, root, 1);
     (void)YACItemsMapGet(&items, root, "foo");
-    (void)YACItemsMapGetN(&items, root, (const unsigned char *)"dh", 2);
+    (void)YACItemsMapGetN(&items, root, "dh", 2);
     YACItemsChildCount(&count, &items, root);
     YACItemsGetBytes(&p, &count, &items, root);
     YACItemsEncodedLen(&elen, &items, root);
@@ -352,9 +352,9 @@ static void test_edits_and_encoders(void) {
   off = 0;
   YACItemsParse(&items, &root, &off, d.b, d.n);
   YACItemsGetUint(&u, &items, YACItemsMapGet(&items, root, "n"));
-  YACItemsGetInt(&i64, &items, YACItemsMapGet(&items, root, "e"));
+  YACItemsGetSint(&i64, &items, YACItemsMapGet(&items, root, "e"));
   YACItemsGetBool(&b, &items, YACItemsMapGet(&items, root, "m"));
-  YACItemsGetDouble(&f, &items, YACItemsMapGet(&items, root, "p"));
+  YACItemsGetFloat(&f, &items, YACItemsMapGet(&items, root, "p"));
   YACItemsGetStr(&s, &len, &items, YACItemsMapGet(&items, root, "k"));
   YACItemsGetBin(&p, &len, &items, YACItemsMapGet(&items, root, "a"));
   YACItemsGetBlob(&u, &u, &items, YACItemsMapGet(&items, root, "b"));
@@ -388,7 +388,7 @@ static void test_edits_and_encoders(void) {
   a.typ = YACItemNIL;
   YACItemsAdd(&x, &items, &a);
   YACItemsMapSet(&old, &items, root, k, x);
-  YACItemsMapDel(&old, &items, root, (const unsigned char *)"j", 1);
+  YACItemsMapDel(&old, &items, root, "j", 1);
   YACItemsEncodedLen(&len, &items, root);
   off = 0;
   YACItemsEncode(&items, root, &off, out, sizeof out);
@@ -465,9 +465,9 @@ static void test_builder(void) {
   YACArenaInit(&arena, mem, sizeof mem);
   YACItemsAddMap(&root, &items);
   YACItemsMapPutUint(&items, &arena, root, "u", 1);
-  YACItemsMapPutInt(&items, &arena, root, "i", -1);
+  YACItemsMapPutSint(&items, &arena, root, "i", -1);
   YACItemsMapPutStr(&items, &arena, root, "s", "text");
-  YACItemsMapPutDouble(&items, &arena, root, "d", 0.25);
+  YACItemsMapPutFloat(&items, &arena, root, "d", 0.25);
   YACItemsMapPutBool(&items, &arena, root, "b", true);
   YACItemsMapPutNIL(&items, &arena, root, "n");
   YACItemsAddList(&list, &items);

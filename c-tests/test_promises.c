@@ -127,7 +127,7 @@ static void refuse_puts(struct YACItems *items, struct YACArena *arena, uint32_t
     }
     CHECK(YACItemsMapPutUint(items, a, map, "key", 7) == want, name);
     CHECK(same(&s, items, arena), name);
-    CHECK(YACItemsMapPutInt(items, a, map, "key", -7) == want, name);
+    CHECK(YACItemsMapPutSint(items, a, map, "key", -7) == want, name);
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutBool(items, a, map, "key", true) == want, name);
     CHECK(same(&s, items, arena), name);
@@ -135,7 +135,7 @@ static void refuse_puts(struct YACItems *items, struct YACArena *arena, uint32_t
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutStr(items, a, map, "key", "value") == want, name);
     CHECK(same(&s, items, arena), name);
-    CHECK(YACItemsMapPutDouble(items, a, map, "key", 0.1) == want, name);
+    CHECK(YACItemsMapPutFloat(items, a, map, "key", 0.1) == want, name);
     CHECK(same(&s, items, arena), name);
   }
 }
@@ -176,7 +176,7 @@ static void test_refused_puts(void) {
   CHECK(same(&s, &items, &arena), "arena full changes nothing");
   CHECK(YACItemsMapPut(&idx, &items, &arena, map, "key", leaf) == YACErrNoMem, "arena full");
   CHECK(same(&s, &items, &arena), "arena full changes nothing");
-  CHECK(YACItemsAddDouble(&idx, &items, &arena, 0.1) == YACErrNoMem, "float: arena full");
+  CHECK(YACItemsAddFloat(&idx, &items, &arena, 0.1) == YACErrNoMem, "float: arena full");
   CHECK(same(&s, &items, &arena) && idx == 12345, "float: arena full changes nothing");
   arena.len = 0;
 

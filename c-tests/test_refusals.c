@@ -205,9 +205,9 @@ static void test_items(void) {
   READS(YACItemsMapGetN, &w.items, map, (const unsigned char *)"a", 1);
   REFUSED(YACItemsChildCount, &n1, &w.items, leaf);
   REFUSED(YACItemsGetUint, &q1, &w.items, map);
-  REFUSED(YACItemsGetInt, &i1, &w.items, map);
+  REFUSED(YACItemsGetSint, &i1, &w.items, map);
   REFUSED(YACItemsGetBool, &b1, &w.items, leaf);
-  REFUSED(YACItemsGetDouble, &d1, &w.items, leaf);
+  REFUSED(YACItemsGetFloat, &d1, &w.items, leaf);
   REFUSED(YACItemsGetStr, &s1, &n1, &w.items, leaf);
   REFUSED(YACItemsGetBin, &p1, &n1, &w.items, leaf);
   REFUSED(YACItemsGetBytes, &p1, &n1, &w.items, leaf);
@@ -220,7 +220,7 @@ static void test_items(void) {
     REFUSED(YACItemsAddNIL, &u1, &w.items);
     REFUSED(YACItemsAddBool, &u1, &w.items, true);
     REFUSED(YACItemsAddUint, &u1, &w.items, 1);
-    REFUSED(YACItemsAddInt, &u1, &w.items, -1);
+    REFUSED(YACItemsAddSint, &u1, &w.items, -1);
     REFUSED(YACItemsAddList, &u1, &w.items);
     REFUSED(YACItemsAddMap, &u1, &w.items);
     REFUSED(YACItemsAddBin, &u1, &w.items, &w.arena, hexlet, 4);
@@ -232,15 +232,15 @@ static void test_items(void) {
   }
   REFUSED(YACItemsAddBlob, &u1, &w.items, 0);
   REFUSED(YACItemsAddStr, &u1, &w.items, &w.arena, (const char *)bad_utf8, 1);
-  REFUSED(YACItemsAddDouble, &u1, &w.items, NULL, 0.5);
+  REFUSED(YACItemsAddFloat, &u1, &w.items, NULL, 0.5);
   REFUSED(YACItemsAddMagic, &u1, &w.items, &w.arena, hexlet, 13);
   REFUSED(YACItemsAdd, &u1, &w.items, &eoc);
   REFUSED(YACItemsMapPut, &u1, &w.items, &w.arena, root, "b", leaf);
   REFUSED(YACItemsMapPutUint, &w.items, &w.arena, root, "b", 1);
-  REFUSED(YACItemsMapPutInt, &w.items, &w.arena, map, "", -1);
+  REFUSED(YACItemsMapPutSint, &w.items, &w.arena, map, "", -1);
   REFUSED(YACItemsMapPutBool, &w.items, &w.arena, leaf, "b", true);
   REFUSED(YACItemsMapPutStr, &w.items, &w.arena, map, "b", (const char *)"\xC3");
-  REFUSED(YACItemsMapPutDouble, &w.items, &w.arena, map, "b", -0.0);
+  REFUSED(YACItemsMapPutFloat, &w.items, &w.arena, map, "b", -0.0);
 
   /* Edits. */
   REFUSED(YACItemsSetValue, &w.items, root, &nil);
@@ -284,8 +284,8 @@ static void test_items(void) {
   REFUSED(YACItemsCursorInsert, &w.items, &w.cur, leaf);
   REFUSED(YACItemsCursorRemove, &u1, &w.items, &w.cur);
   REFUSED(YACItemsCursorReplace, &u1, &w.items, &w.cur, leaf);
-  READS(YACCursorParent, &w.cur);
-  READS(YACCursorPrev, &w.cur);
+  READS(YACItemsCursorParent, &w.cur);
+  READS(YACItemsCursorPrev, &w.cur);
 
   /* The checker on a broken pool: a count that does not match. */
   w.pool[list2].meta += 1u << YACItemSizeShift;
@@ -297,7 +297,7 @@ static void test_items(void) {
   CHECK(YACItemsParse(&w.items, &u1, &off, doc, 3) == YACErrNotEnough, "unfinished");
   REFUSED(YACItemsAddNIL, &u1, &w.items);
   REFUSED(YACItemsAddStr, &u1, &w.items, &w.arena, "abc", 3);
-  REFUSED(YACItemsAddDouble, &u1, &w.items, &w.arena, 0.1);
+  REFUSED(YACItemsAddFloat, &u1, &w.items, &w.arena, 0.1);
   REFUSED(YACItemsMapPutStr, &w.items, &w.arena, map, "b", "c");
   REFUSED(YACItemsMapPut, &u1, &w.items, &w.arena, map, "b", leaf);
   REFUSED(YACItemsPrepend, &w.items, root, leaf);

@@ -170,7 +170,7 @@ static void test_rich_doc(void) {
                 YACErrNo &&
             u == UINT64_MAX,
         "rich n");
-  CHECK(YACItemsGetInt(&s, &items, YACItemsMapGet(&items, root, "e")) ==
+  CHECK(YACItemsGetSint(&s, &items, YACItemsMapGet(&items, root, "e")) ==
                 YACErrNo &&
             s == -5,
         "rich e");
@@ -178,7 +178,7 @@ static void test_rich_doc(void) {
                 YACErrNo &&
             b,
         "rich m");
-  CHECK(YACItemsGetDouble(&f, &items, YACItemsMapGet(&items, root, "c")) ==
+  CHECK(YACItemsGetFloat(&f, &items, YACItemsMapGet(&items, root, "c")) ==
                 YACErrNo &&
             f == 1.5,
         "rich c");

@@ -24,7 +24,7 @@ work=target/embedded/size
 mkdir -p "$work"
 
 tree_fns="YACAtomDecode YACItemsInit YACItemsParse YACItemsMapGet YACItemsMapGetN
-YACItemsGetUint YACItemsGetInt YACItemsGetBool YACItemsGetDouble YACItemsGetStr
+YACItemsGetUint YACItemsGetSint YACItemsGetBool YACItemsGetFloat YACItemsGetStr
 YACItemsGetBin YACItemsGetBytes YACItemsWalkInit YACItemsWalkNext YACItemsEncode"
 
 # build NAME TARGET_DIR [cargo args...]: libyac.a for the M0 at opt-level z.

@@ -138,7 +138,7 @@ static void print_tai64(const unsigned char *p, size_t n) {
 
 /* One line's content for node `idx` (the indentation is printed). The
  * node comes from a walk of a tree YACItemsParse made, so the header's
- * inline reads (YACNode*), which trust their index and check nothing, are
+ * inline reads (YACUnsafeNode*), which trust their index and check nothing, are
  * enough: one load each instead of a checked call. */
 static void print_node(const struct YACItems *items, uint32_t idx) {
   const unsigned char *p = NULL;
@@ -147,7 +147,7 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
   uint64_t u = 0, total = 0;
   int64_t i = 0;
   double f = 0;
-  switch (YACNodeType(items, idx)) {
+  switch (YACUnsafeNodeType(items, idx)) {
   case YACItemNIL:
     fputs("NIL", stdout);
     break;
@@ -158,30 +158,30 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     fputs("TRUE", stdout);
     break;
   case YACItemPint:
-    u = YACNodeUint(items, idx);
+    u = YACUnsafeNodeUint(items, idx);
     printf("%" PRIu64, u);
     break;
   case YACItemNint:
-    i = YACNodeInt(items, idx);
+    i = YACUnsafeNodeSint(items, idx);
     printf("%" PRId64, i);
     break;
   case YACItemPbig:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     fputs("+INT 0x", stdout);
     print_hex(p, len, 64);
     break;
   case YACItemNbig:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     fputs("-INT -1-0x", stdout);
     print_hex(p, len, 64);
     break;
   case YACItemHexlet:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     fputs("HEXLET ", stdout);
     print_uuid(p);
     break;
   case YACItemFloat:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     printf("FLOAT%u ", (unsigned)(len * 8));
     if (YACFloatToDouble(&f, p, len) == YACErrNo) {
       printf("%.17g", f);
@@ -190,11 +190,11 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     }
     break;
   case YACItemTAI64:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     print_tai64(p, len);
     break;
   case YACItemMagic:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     while (len > 0 && p[len - 1] == 0) {
       len--;
     }
@@ -202,20 +202,20 @@ static void print_node(const struct YACItems *items, uint32_t idx) {
     print_str((const char *)p, len);
     break;
   case YACItemBin:
-    p = YACNodeBytes(items, idx, &len);
+    p = YACUnsafeNodeBytes(items, idx, &len);
     printf("BIN(%zu) ", len);
     print_hex(p, len, 32);
     break;
   case YACItemStr:
-    s = YACNodeStr(items, idx, &len);
+    s = YACUnsafeNodeStr(items, idx, &len);
     print_str(s, len);
     break;
   case YACItemList:
-    count = YACNodeCount(items, idx);
+    count = YACUnsafeNodeCount(items, idx);
     printf("LIST(%zu) [", count);
     break;
   case YACItemMap:
-    count = YACNodeCount(items, idx);
+    count = YACUnsafeNodeCount(items, idx);
     printf("MAP(%zu) {", count / 2);
     break;
   case YACItemBlob:
@@ -245,7 +245,7 @@ static int print_tree(const struct YACItems *items, uint32_t root,
       return 0;
     }
     if (ev == YACWalkExit) {
-      YACItemType t = YACNodeType(items, idx);
+      YACItemType t = YACUnsafeNodeType(items, idx);
       indent(depth);
       puts(t == YACItemList ? "]" : "}");
       continue;
@@ -261,8 +261,8 @@ static int print_tree(const struct YACItems *items, uint32_t root,
     }
     after_key = 0;
     putchar('\n');
-    if (ev == YACWalkEnter && YACNodeType(items, idx) == YACItemMap) {
-      YAC_MAP_FOREACH(items, idx, k, v) {
+    if (ev == YACWalkEnter && YACUnsafeNodeType(items, idx) == YACItemMap) {
+      YAC_UNSAFE_MAP_FOREACH(items, idx, k, v) {
         is_key[k] = 1;
         (void)v;
       }

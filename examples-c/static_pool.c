@@ -55,7 +55,7 @@ int main(void) {
           YACErrNo ||
       YACItemsGetUint(&port, &items, YACItemsMapGet(&items, root, "port")) !=
           YACErrNo ||
-      YACItemsGetDouble(&ratio, &items,
+      YACItemsGetFloat(&ratio, &items,
                         YACItemsMapGet(&items, root, "ratio")) != YACErrNo ||
       YACItemsGetBool(&enabled, &items,
                       YACItemsMapGet(&items, root, "enabled")) != YACErrNo) {
@@ -76,11 +76,11 @@ int main(void) {
     fprintf(stderr, "error: tags is not a LIST\n");
     return 1;
   }
-  count = YACNodeCount(&items, tags);
+  count = YACUnsafeNodeCount(&items, tags);
   printf("tags=%zu:", count);
-  YAC_FOREACH(&items, tags, tag) {
-    if (YACNodeType(&items, tag) == YACItemStr) {
-      s = YACNodeStr(&items, tag, &len);
+  YAC_UNSAFE_FOREACH(&items, tags, tag) {
+    if (YACUnsafeNodeType(&items, tag) == YACItemStr) {
+      s = YACUnsafeNodeStr(&items, tag, &len);
       printf(" %.*s", (int)len, s);
     }
   }

@@ -70,7 +70,7 @@ static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
   if (err == YACErrNo) err = YACItemsMapPutUint(&items, &arena, root, "id", 7);
   if (err == YACErrNo) err = YACItemsAddUTC(&when, &items, &arena, WHEN, 0);
   if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "when", when);
-  if (err == YACErrNo) err = YACItemsMapPutDouble(&items, &arena, root, "ratio", 0.5);
+  if (err == YACErrNo) err = YACItemsMapPutFloat(&items, &arena, root, "ratio", 0.5);
   /* A LIST: its children are appended in O(1) through a cursor at its
    * end (the cursor moves past each node it inserts). */
   if (err == YACErrNo) err = YACItemsAddList(&tags, &items);
@@ -81,8 +81,8 @@ static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
   if (err == YACErrNo) err = YACItemsCursorInsert(&items, &end, east);
   if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "tags", tags);
   if (err == YACErrNo) err = YACItemsAddMap(&limits, &items);
-  if (err == YACErrNo) err = YACItemsMapPutInt(&items, &arena, limits, "lo", -40);
-  if (err == YACErrNo) err = YACItemsMapPutInt(&items, &arena, limits, "hi", 125);
+  if (err == YACErrNo) err = YACItemsMapPutSint(&items, &arena, limits, "lo", -40);
+  if (err == YACErrNo) err = YACItemsMapPutSint(&items, &arena, limits, "hi", 125);
   if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "limits", limits);
   *len = 0;
   if (err == YACErrNo) err = YACItemsEncode(&items, root, len, out, cap);

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 
 #define YAC_VERSION_MAJOR 0
-#define YAC_VERSION_MINOR 2
+#define YAC_VERSION_MINOR 3
 #define YAC_VERSION_PATCH 0
-#define YAC_VERSION "0.2.0"
+#define YAC_VERSION "0.3.0"
 
 /* Node index meaning "no node" (no child, sibling or parent). */
 #define YACItemNone UINT32_MAX
@@ -447,7 +447,7 @@ YACErr YACItemsAddUint(uint32_t *idx, struct YACItems *items, uint64_t v);
 //
 // # Safety
 // As for `YACItemsAddNIL`.
-YACErr YACItemsAddInt(uint32_t *idx, struct YACItems *items, int64_t v);
+YACErr YACItemsAddSint(uint32_t *idx, struct YACItems *items, int64_t v);
 
 // Makes an empty LIST.
 //
@@ -508,7 +508,7 @@ YACErr YACItemsAddHexlet(uint32_t *idx,
 //
 // # Safety
 // As for `YACItemsAddStr`.
-YACErr YACItemsAddDouble(uint32_t *idx, struct YACItems *items, struct YACArena *arena, double d);
+YACErr YACItemsAddFloat(uint32_t *idx, struct YACItems *items, struct YACArena *arena, double d);
 
 // Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
 // label stored in `arena` (required).
@@ -564,11 +564,11 @@ YACErr YACItemsMapPutUint(struct YACItems *items,
 //
 // # Safety
 // As for `YACItemsMapPut`.
-YACErr YACItemsMapPutInt(struct YACItems *items,
-                         struct YACArena *arena,
-                         uint32_t map,
-                         const char *key,
-                         int64_t v);
+YACErr YACItemsMapPutSint(struct YACItems *items,
+                          struct YACArena *arena,
+                          uint32_t map,
+                          const char *key,
+                          int64_t v);
 
 // Sets `key` of `map` to a new TRUE/FALSE node.
 //
@@ -604,11 +604,11 @@ YACErr YACItemsMapPutStr(struct YACItems *items,
 //
 // # Safety
 // As for `YACItemsMapPut`.
-YACErr YACItemsMapPutDouble(struct YACItems *items,
-                            struct YACArena *arena,
-                            uint32_t map,
-                            const char *key,
-                            double d);
+YACErr YACItemsMapPutFloat(struct YACItems *items,
+                           struct YACArena *arena,
+                           uint32_t map,
+                           const char *key,
+                           double d);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -796,7 +796,7 @@ YACErr YACAtomRawEncode(size_t *len,
 
 // Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
 // big-endian, as in a `YACItemFloat` atom) to `double`, exactly, NaN
-// payloads and the signalling bit included (as `YACItemsGetDouble`, whose
+// payloads and the signalling bit included (as `YACItemsGetFloat`, whose
 // note on x87 targets applies here too). Other widths give
 // `YACErrInvalid` (binary128/256 do not fit a double). The pattern is not
 // checked for canonical form.
@@ -923,7 +923,7 @@ uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *
 // `keyLen` bytes.
 uint32_t YACItemsMapGetN(const struct YACItems *items,
                          uint32_t map,
-                         const unsigned char *key,
+                         const char *key,
                          size_t keyLen);
 
 // Sets `*count` to the number of children of container `idx` (keys and
@@ -947,7 +947,7 @@ YACErr YACItemsGetUint(uint64_t *v, const struct YACItems *items, uint32_t idx);
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetInt(int64_t *v, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetSint(int64_t *v, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: `*v` = value of a `YACItemFalse`/`YACItemTrue` node.
 //
@@ -973,7 +973,7 @@ YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
 //
 // # Safety
 // `v` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetDouble(double *v, const struct YACItems *items, uint32_t idx);
+YACErr YACItemsGetFloat(double *v, const struct YACItems *items, uint32_t idx);
 
 // Typed getter: the text of a `YACItemStr` node, validated UTF-8 (NOT
 // NUL-terminated: use `*len`). Points into the parsed buffer.
@@ -1141,7 +1141,7 @@ YACErr YACItemsMapSet(uint32_t *oldValue,
 YACErr YACItemsMapDel(uint32_t *oldValue,
                       struct YACItems *items,
                       uint32_t map,
-                      const unsigned char *key,
+                      const char *key,
                       size_t keyLen);
 
 // Writes the subtree at `idx` at `buf[*off]` (room: `cap - *off`) and
@@ -1324,14 +1324,14 @@ YACErr YACItemsMapAppend(struct YACItems *items,
 //
 // # Safety
 // `cur` NULL or valid.
-uint32_t YACCursorParent(const struct YACCursor *cur);
+uint32_t YACItemsCursorParent(const struct YACCursor *cur);
 
 // The child right before a cursor, `YACItemNone` at the start (and for
 // NULL).
 //
 // # Safety
 // `cur` NULL or valid.
-uint32_t YACCursorPrev(const struct YACCursor *cur);
+uint32_t YACItemsCursorPrev(const struct YACCursor *cur);
 
 // Decodes a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA (16) label, as
 // found in a `YACItemTAI64` atom, into TAI seconds since 1970-01-01
@@ -1813,7 +1813,7 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
  *  - `idx` is a node libyac gave: a root from YACItemsParse, or an index
  *    these functions returned (first child, next sibling, MAP value), never
  *    YACItemNone;
- *  - the node has the type the function reads (ask YACNodeType first).
+ *  - the node has the type the function reads (ask YACUnsafeNodeType first).
  * A wrong index or type reads the wrong word, or out of bounds. For
  * indices from untrusted places (a file, the network, another program),
  * use the exported YACItems* functions, which check everything and are
@@ -1822,7 +1822,7 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
 
 /* The type of node `idx`.
  * Pointers: `items` a tree as above; trusts `idx`. */
-static inline YACItemType YACNodeType(const struct YACItems *items, uint32_t idx) {
+static inline YACItemType YACUnsafeNodeType(const struct YACItems *items, uint32_t idx) {
   return (YACItemType)(items->list[idx].meta & (uint32_t)YACItemTypeMask);
 }
 
@@ -1830,7 +1830,7 @@ static inline YACItemType YACNodeType(const struct YACItems *items, uint32_t idx
  * and its values; a BLOB its chunks). One load; a container of 2^27 - 1
  * children or more costs a call (YACItemsChildCount, O(children)).
  * Pointers: `items` a tree as above; trusts `idx` and its type. */
-static inline size_t YACNodeCount(const struct YACItems *items, uint32_t idx) {
+static inline size_t YACUnsafeNodeCount(const struct YACItems *items, uint32_t idx) {
   uint32_t size = items->list[idx].meta >> (uint32_t)YACItemSizeShift;
   size_t n = 0;
   if (size != (uint32_t)YACItemSizeEsc) {
@@ -1843,28 +1843,31 @@ static inline size_t YACNodeCount(const struct YACItems *items, uint32_t idx) {
 /* The first child of LIST, MAP or BLOB `idx`, YACItemNone when it has
  * none.
  * Pointers: `items` a tree as above; trusts `idx` and its type. */
-static inline uint32_t YACNodeFirst(const struct YACItems *items, uint32_t idx) {
+static inline uint32_t YACUnsafeNodeFirst(const struct YACItems *items, uint32_t idx) {
   return items->list[idx].v.c.first;
 }
 
 /* The next sibling of `idx`, YACItemNone for the last child (and for a
  * root, which has no siblings).
  * Pointers: `items` a tree as above; trusts `idx`. */
-static inline uint32_t YACNodeNext(const struct YACItems *items, uint32_t idx) {
+static inline uint32_t YACUnsafeNodeNext(const struct YACItems *items, uint32_t idx) {
   uint32_t next = items->list[idx].next;
   return next < YACItemUnlinked ? next : YACItemNone;
 }
 
 /* The value of YACItemPint node `idx`.
  * Pointers: `items` a tree as above; trusts `idx` and its type. */
-static inline uint64_t YACNodeUint(const struct YACItems *items, uint32_t idx) {
+static inline uint64_t YACUnsafeNodeUint(const struct YACItems *items, uint32_t idx) {
   return items->list[idx].v.u;
 }
 
-/* The value of YACItemNint node `idx` (negative; for a YACItemPint, use
- * YACNodeUint).
- * Pointers: `items` a tree as above; trusts `idx` and its type. */
-static inline int64_t YACNodeInt(const struct YACItems *items, uint32_t idx) {
+/* The value of integer node `idx`, YACItemPint or YACItemNint, as a signed
+ * number, like YACItemsGetSint: the caller trusts that it fits (a Pint up
+ * to INT64_MAX; YACItemsGetSint checks that, this does not). One load: a
+ * Pint's uint64_t and an Nint's int64_t share the value word, and a Pint
+ * that fits has the same bits as int64_t.
+ * Pointers: `items` a tree as above; trusts `idx`, its type and range. */
+static inline int64_t YACUnsafeNodeSint(const struct YACItems *items, uint32_t idx) {
   return items->list[idx].v.i;
 }
 
@@ -1874,7 +1877,7 @@ static inline int64_t YACNodeInt(const struct YACItems *items, uint32_t idx) {
  * (YACItemsGetBytes).
  * Pointers: `items` a tree as above, `len` writable; trusts `idx` and its
  * type. */
-static inline const unsigned char *YACNodeBytes(const struct YACItems *items, uint32_t idx,
+static inline const unsigned char *YACUnsafeNodeBytes(const struct YACItems *items, uint32_t idx,
                                                 size_t *len) {
   const struct YACItem *node = &items->list[idx];
   uint32_t size = node->meta >> (uint32_t)YACItemSizeShift;
@@ -1894,45 +1897,47 @@ static inline const unsigned char *YACNodeBytes(const struct YACItems *items, ui
  * does not.
  * Pointers: `items` a tree as above, `len` writable; trusts `idx` and its
  * type. */
-static inline const char *YACNodeStr(const struct YACItems *items, uint32_t idx, size_t *len) {
-  return (const char *)YACNodeBytes(items, idx, len);
+static inline const char *YACUnsafeNodeStr(const struct YACItems *items, uint32_t idx, size_t *len) {
+  return (const char *)YACUnsafeNodeBytes(items, idx, len);
 }
 
 /* For the iteration macros: the node after `idx`, or YACItemNone when
  * `idx` is none. Not API.
  * Pointers: `items` a tree as above. */
-static inline uint32_t YACNodeAfter_(const struct YACItems *items, uint32_t idx) {
+static inline uint32_t YACUnsafeNodeAfter_(const struct YACItems *items, uint32_t idx) {
   return idx < YACItemUnlinked ? items->list[idx].next : YACItemNone;
 }
 
 /* Iterates over the children of LIST or BLOB `parent` (of a MAP: its keys
  * and values in turn), declaring `uint32_t child` for the loop body:
  *
- *   YAC_FOREACH(items, list, child) { use(YACNodeType(items, child)); }
+ *   YAC_UNSAFE_FOREACH(items, list, child) { use(YACUnsafeNodeType(items, child)); }
  *
  * Trusts `parent` and its type; `items` and `parent` are evaluated more
  * than once. */
-#define YAC_FOREACH(items, parent, child)                                   \
-  for (uint32_t child = YACNodeFirst((items), (parent)); child < YACItemUnlinked; \
-       child = (items)->list[child].next)
+#define YAC_UNSAFE_FOREACH(items, parent, child)                            \
+  for (uint32_t child = YACUnsafeNodeFirst((items), (parent));              \
+       child < YACItemUnlinked; child = (items)->list[child].next)
 
 /* Iterates over the pairs of MAP `map` in key order, declaring `uint32_t
- * key` (a YACItemStr node: read it with YACNodeStr) and `uint32_t val`
+ * key` (a YACItemStr node: read it with YACUnsafeNodeStr) and `uint32_t val`
  * for the loop body:
  *
- *   YAC_MAP_FOREACH(items, map, key, val) { ... }
+ *   YAC_UNSAFE_MAP_FOREACH(items, map, key, val) { ... }
  *
  * Trusts `map` and its type; `items` and `map` are evaluated more than
  * once. */
-#define YAC_MAP_FOREACH(items, map, key, val)                               \
-  for (uint32_t key = YACNodeFirst((items), (map)), val = YACNodeAfter_((items), key); \
+#define YAC_UNSAFE_MAP_FOREACH(items, map, key, val)                        \
+  for (uint32_t key = YACUnsafeNodeFirst((items), (map)),                   \
+                val = YACUnsafeNodeAfter_((items), key);                    \
        key < YACItemUnlinked;                                               \
-       key = YACNodeAfter_((items), val), val = YACNodeAfter_((items), key))
+       key = YACUnsafeNodeAfter_((items), val),                             \
+                val = YACUnsafeNodeAfter_((items), key))
 
 /* Layout checks: every public struct has one layout per pointer width,
  * whatever the compiler and its flags (no C enum type is part of any
  * struct, out-parameter or return value). The same numbers are asserted on
- * the Rust side (src/ffi/layout.rs), so a header and a library that
+ * the Rust side (capi/src/ffi/layout.rs), so a header and a library that
  * disagree cannot be built. Supported: 32- and 64-bit pointers. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define YAC_LAYOUT_CHECK(name, cond) static_assert(cond, "libyac layout: " #name)

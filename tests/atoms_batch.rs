@@ -2,8 +2,8 @@
 //! atom by atom: the same atoms, the same stop and error, whatever the
 //! capacity, on generated and mutated documents.
 
-use libyac::ffi::atom::{YACAtom, YACAtomDecode, YACAtomValue, YACAtomsDecode, YACBytes};
-use libyac::ffi::YACErr;
+use yac_capi::ffi::atom::{YACAtom, YACAtomDecode, YACAtomValue, YACAtomsDecode, YACBytes};
+use yac_capi::ffi::YACErr;
 use yac_testkit::{encode, gen_value, mutate, Rng};
 
 fn blank() -> YACAtom {

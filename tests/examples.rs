@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use cbuild::{Mode, Setup};
 use common::native;
 use common::vectors::walk;
-use yac::enc::Writer;
 use yac::items::{Item, Items};
+use yac::writer::Writer;
 use yac::Atom;
 
 fn example(name: &str) -> PathBuf {

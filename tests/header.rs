@@ -52,13 +52,13 @@ const USE_HEADER: &str = r#"#include "yac.h"
 /* The inline reads and both iteration macros. */
 static size_t use_inline(const struct YACItems *items, uint32_t root) {
   size_t n = 0, len = 0;
-  YAC_FOREACH(items, root, child) {
-    n += YACNodeType(items, child) + YACNodeCount(items, child) + YACNodeFirst(items, child);
+  YAC_UNSAFE_FOREACH(items, root, child) {
+    n += YACUnsafeNodeType(items, child) + YACUnsafeNodeCount(items, child) + YACUnsafeNodeFirst(items, child);
   }
-  YAC_MAP_FOREACH(items, root, key, val) {
-    n += (size_t)YACNodeStr(items, key, &len)[0] + len + YACNodeUint(items, val) +
-         (size_t)YACNodeInt(items, val) + YACNodeNext(items, val);
-    n += YACNodeBytes(items, val, &len)[0];
+  YAC_UNSAFE_MAP_FOREACH(items, root, key, val) {
+    n += (size_t)YACUnsafeNodeStr(items, key, &len)[0] + len + YACUnsafeNodeUint(items, val) +
+         (size_t)YACUnsafeNodeSint(items, val) + YACUnsafeNodeNext(items, val);
+    n += YACUnsafeNodeBytes(items, val, &len)[0];
   }
   return n;
 }

@@ -358,7 +358,7 @@ static int yac_walk(struct walksum *w, const struct YACItems *items, uint32_t ro
         }
         case YACItemNint: {
             int64_t i = 0;
-            e = YACItemsGetInt(&i, items, idx);
+            e = YACItemsGetSint(&i, items, idx);
             add(w, 3, (uint64_t)i);
             break;
         }

@@ -6,7 +6,7 @@
  * "Read every node" means, for each node (MAP keys included): its type,
  * an integer's value, a string's length, a container's child count; the
  * walks add them up so that nothing can be skipped. libyac reads through
- * the header's inline reads (YACNode*), mpack through its node functions.
+ * the header's inline reads (YACUnsafeNode*), mpack through its node functions.
  * Both walks keep an explicit stack of the open containers (the documents
  * nest at most 9 deep). */
 #ifndef YAC_BENCH_READ_OPS_H
@@ -31,26 +31,26 @@ static uint64_t yac_read_all(const struct YACItems *items, uint32_t root) {
     uint64_t acc = 0;
     size_t len = 0;
     for (;;) {
-        YACItemType t = YACNodeType(items, idx);
+        YACItemType t = YACUnsafeNodeType(items, idx);
         acc += t;
         switch (t) {
         case YACItemPint:
-            acc += YACNodeUint(items, idx);
+            acc += YACUnsafeNodeUint(items, idx);
             break;
         case YACItemNint:
-            acc += (uint64_t)YACNodeInt(items, idx);
+            acc += (uint64_t)YACUnsafeNodeSint(items, idx);
             break;
         case YACItemStr:
         case YACItemBin:
-            (void)YACNodeBytes(items, idx, &len);
+            (void)YACUnsafeNodeBytes(items, idx, &len);
             acc += len;
             break;
         case YACItemList:
         case YACItemMap:
-            acc += YACNodeCount(items, idx);
-            if (YACNodeFirst(items, idx) != YACItemNone && sp < READ_OPS_MAX_DEPTH) {
+            acc += YACUnsafeNodeCount(items, idx);
+            if (YACUnsafeNodeFirst(items, idx) != YACItemNone && sp < READ_OPS_MAX_DEPTH) {
                 stack[sp++] = idx;
-                idx = YACNodeFirst(items, idx);
+                idx = YACUnsafeNodeFirst(items, idx);
                 continue;
             }
             break;

@@ -7,7 +7,8 @@ use std::io::Write;
 
 use yac::atom::{self, Atom, ItemType};
 use yac::enc::pad_magic;
-use yac::items::{chunk_fits, count_nodes, key_cmp, Event, Item, Items, ItemsMut, Options};
+use yac::items::{count_nodes, Event, Item, Items, ItemsMut, Options};
+use yac::rules::{chunk_fits, key_cmp};
 use yac::validate::validate;
 use yac::{float, Error};
 

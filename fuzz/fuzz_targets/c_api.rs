@@ -17,14 +17,14 @@ use std::ffi::{c_void, CStr, CString};
 use std::ptr::{null, null_mut};
 
 use libfuzzer_sys::fuzz_target;
-use libyac::ffi::atom::{YACAtom, YACAtomDecode, YACAtomsDecode};
-use libyac::ffi::build::*;
-use libyac::ffi::enc::*;
-use libyac::ffi::items::*;
-use libyac::ffi::items_edits::*;
-use libyac::ffi::tai64::*;
-use libyac::ffi::validate::YACValidate;
-use libyac::ffi::{YACErr, YACErr2Str, YACVersion};
+use yac_capi::ffi::atom::{YACAtom, YACAtomDecode, YACAtomsDecode};
+use yac_capi::ffi::builder::*;
+use yac_capi::ffi::cursor::*;
+use yac_capi::ffi::enc::*;
+use yac_capi::ffi::items::*;
+use yac_capi::ffi::tai64::*;
+use yac_capi::ffi::validate::YACValidate;
+use yac_capi::ffi::{YACErr, YACErr2Str, YACVersion};
 use yac::items::{Item, NONE};
 use yac_testkit::input::Input;
 
@@ -277,7 +277,7 @@ fuzz_target!(|data: &[u8]| {
                 6 => {
                     let i = idx(&mut inp, len);
                     let (b, n) = bytes_arg(&mut inp, 8);
-                    let _ = YACItemsMapGetN(it, i, b, n);
+                    let _ = YACItemsMapGetN(it, i, b.cast(), n);
                     if !b.is_null() {
                         let s = std::slice::from_raw_parts(b, n);
                         let c: Vec<u8> = s.iter().copied().filter(|&x| x != 0).collect();
@@ -295,9 +295,9 @@ fuzz_target!(|data: &[u8]| {
                     let mut p: *const u8 = null();
                     let mut s: *const std::ffi::c_char = null();
                     let _ = YACItemsGetUint(ptr_or_null(&mut inp, &mut v64), it, i);
-                    let _ = YACItemsGetInt(ptr_or_null(&mut inp, &mut i64v), it, i);
+                    let _ = YACItemsGetSint(ptr_or_null(&mut inp, &mut i64v), it, i);
                     let _ = YACItemsGetBool(ptr_or_null(&mut inp, &mut bv), it, i);
-                    let _ = YACItemsGetDouble(ptr_or_null(&mut inp, &mut d), it, i);
+                    let _ = YACItemsGetFloat(ptr_or_null(&mut inp, &mut d), it, i);
                     if ok(YACItemsGetStr(&mut s, &mut sz, it, i)) {
                         assert!(!s.is_null() || sz == 0);
                     }
@@ -357,7 +357,7 @@ fuzz_target!(|data: &[u8]| {
                     let _ = atomic!(YACItemsMapSet(r, it, m, k, v));
                     let (b, n) = bytes_arg(&mut inp, 8);
                     let r = ptr_or_null(&mut inp, &mut u);
-                    let _ = atomic!(YACItemsMapDel(r, it, m, b, n));
+                    let _ = atomic!(YACItemsMapDel(r, it, m, b.cast(), n));
                 }
                 14 | 15 => {
                     let i = idx(&mut inp, len);
@@ -499,7 +499,7 @@ fuzz_target!(|data: &[u8]| {
                         7 => atomic!(YACItemsCursorReplace(out, it, c, p)),
                         8 => atomic!(YACItemsMapAppend(it, c, p, q)),
                         _ => {
-                            let _ = (YACCursorParent(c), YACCursorPrev(c));
+                            let _ = (YACItemsCursorParent(c), YACItemsCursorPrev(c));
                             YACErr::YACErrNo
                         }
                     };
@@ -518,14 +518,14 @@ fuzz_target!(|data: &[u8]| {
                         0 => atomic!(YACItemsAddNIL(i, it)),
                         1 => atomic!(YACItemsAddBool(i, it, v & 1 == 1)),
                         2 => atomic!(YACItemsAddUint(i, it, v)),
-                        3 => atomic!(YACItemsAddInt(i, it, v as i64)),
+                        3 => atomic!(YACItemsAddSint(i, it, v as i64)),
                         4 => atomic!(YACItemsAddList(i, it)),
                         5 => atomic!(YACItemsAddMap(i, it)),
                         6 => atomic!(YACItemsAddBlob(i, it, v % 9)),
                         7 => atomic!(YACItemsAddStr(i, it, a, b.cast(), n)),
                         8 => atomic!(YACItemsAddBin(i, it, a, b, n)),
                         9 => atomic!(YACItemsAddHexlet(i, it, a, hex)),
-                        10 => atomic!(YACItemsAddDouble(i, it, a, f64::from_bits(v))),
+                        10 => atomic!(YACItemsAddFloat(i, it, a, f64::from_bits(v))),
                         11 => atomic!(YACItemsAddUTC(i, it, a, v as i64 >> 8, v as u32 >> 2)),
                         _ => atomic!(YACItemsAddMagic(i, it, a, b, n)),
                     };
@@ -552,11 +552,11 @@ fuzz_target!(|data: &[u8]| {
                             v
                         )),
                         1 => atomic!(YACItemsMapPutUint(it, a, m, k, x)),
-                        2 => atomic!(YACItemsMapPutInt(it, a, m, k, x as i64)),
+                        2 => atomic!(YACItemsMapPutSint(it, a, m, k, x as i64)),
                         3 => atomic!(YACItemsMapPutBool(it, a, m, k, x & 1 == 1)),
                         4 => atomic!(YACItemsMapPutNIL(it, a, m, k)),
                         5 => atomic!(YACItemsMapPutStr(it, a, m, k, k)),
-                        _ => atomic!(YACItemsMapPutDouble(it, a, m, k, f64::from_bits(x))),
+                        _ => atomic!(YACItemsMapPutFloat(it, a, m, k, f64::from_bits(x))),
                     };
                 }
                 28 => {

@@ -12,9 +12,9 @@ use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
 
 use libfuzzer_sys::fuzz_target;
-use libyac::ffi::validate::YACValidate;
-use libyac::ffi::writer::*;
-use libyac::ffi::YACErr;
+use yac_capi::ffi::validate::YACValidate;
+use yac_capi::ffi::writer::*;
+use yac_capi::ffi::YACErr;
 use yac_testkit::input::Input;
 
 /// The streaming writer's flush: collects the bytes, or fails once the

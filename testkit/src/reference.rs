@@ -1,7 +1,9 @@
 //! An independent reference model of the YAC wire format (2024-11 revision),
-//! written from /work/shared/spec/FORMAT.md alone. It deliberately shares no
-//! code with the `yac` crate (it never calls `yac::`), favours obviousness over speed,
-//! and recurses freely (bounded by [`MAX_DEPTH`]).
+//! written from the format's specification, FORMAT.md, alone (outside the
+//! repository: `../shared/spec/FORMAT.md` from the workspace root, where
+//! README.md links it). It deliberately shares no code with the `yac` crate
+//! (it never calls `yac::`), favours obviousness over speed, and recurses
+//! freely (bounded by [`MAX_DEPTH`]).
 //!
 //! It is part of the test kit (yac-testkit), used by the integration tests
 //! of every package and by the fuzz targets; it must only use `std`.

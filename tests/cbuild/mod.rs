@@ -12,8 +12,8 @@ use std::process::{Command, Output};
 
 use crate::common::native::{self, C_FLAGS, SANITIZE, SYSTEM_LIBS};
 use crate::common::vectors::{bytes, walk, INVALID_ATOM, INVALID_STREAM, VALID};
-use libyac::ffi::{YACErr, YACItemType};
 use yac::{Atom, Error};
+use yac_capi::ffi::{YACErr, YACItemType};
 
 /// What C programs are built with: the library and the directory of
 /// generated headers.

@@ -77,10 +77,39 @@ pub fn build_lib_for(
     extra: &[&str],
     envs: &[(&str, &str)],
 ) -> PathBuf {
+    build_lib(target_dir, target, Profile::Release, extra, envs)
+}
+
+/// The cargo profile a nested build uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// `dev`: no optimisation, debug assertions, panics unwind.
+    Debug,
+    /// `release`: LTO, `panic = "abort"`.
+    Release,
+}
+
+/// The static library for the test target, like [`build_release_lib`],
+/// in `profile`.
+pub fn build_lib_in(target_dir: &Path, profile: Profile, extra: &[&str]) -> PathBuf {
+    let target = cross().then_some(env!("YAC_BUILD_TARGET"));
+    build_lib(target_dir, target, profile, extra, &[])
+}
+
+fn build_lib(
+    target_dir: &Path,
+    target: Option<&str>,
+    profile: Profile,
+    extra: &[&str],
+    envs: &[(&str, &str)],
+) -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.current_dir(manifest_dir())
-        .args(["rustc", "--release", "--lib", "--crate-type", "staticlib"])
+    cmd.current_dir(manifest_dir()).arg("rustc");
+    if profile == Profile::Release {
+        cmd.arg("--release");
+    }
+    cmd.args(["--lib", "--crate-type", "staticlib"])
         .arg("--target-dir")
         .arg(target_dir)
         .args(extra)
@@ -94,7 +123,12 @@ pub fn build_lib_for(
         dir.push(t);
     }
     run(&mut cmd);
-    let lib = dir.join("release").join("libyac.a");
+    let lib = dir
+        .join(match profile {
+            Profile::Debug => "debug",
+            Profile::Release => "release",
+        })
+        .join("libyac.a");
     assert!(lib.is_file(), "{} was not built", lib.display());
     lib
 }

@@ -369,7 +369,7 @@ fn small_int(buf: &[u8], negative: bool) -> Option<(Atom<'_>, usize)> {
 /// A common atom as [`decode_window`] gives it: in the shape the C API
 /// stores it, so that storing it takes no conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[doc(hidden)] // For the C library (src/ffi/atom.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 pub enum Quick<'a> {
     /// An atom whose value is one word, and its length in bytes: EOC, NIL,
     /// FALSE, TRUE, LIST and MAP (word 0), `Pint` (the value) and `Nint`
@@ -404,7 +404,7 @@ pub(crate) fn decode_window(buf: &[u8]) -> Option<Quick<'_>> {
 
 /// What [`decode_window_words`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[doc(hidden)] // For the C library (src/ffi/atom.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 pub enum Window<'a> {
     /// A one-byte atom: its type and tag.
     One(ItemType, u8),
@@ -420,7 +420,7 @@ pub enum Window<'a> {
 /// (one-byte atoms and integers), and which path the others take. Its own
 /// function so that a caller can keep the string checks, which need more
 /// registers, out of line.
-#[doc(hidden)] // For the C library (src/ffi/atom.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 #[inline(always)]
 pub fn decode_window_words(buf: &[u8]) -> Window<'_> {
     let Some(w) = buf.first_chunk::<16>() else {
@@ -538,7 +538,7 @@ pub(crate) fn window_int_len(w: &[u8; 16]) -> Option<usize> {
 /// [`decode_window`] of an atom with a BIN or STR tag (anything else gives
 /// `None`): a one-byte header and the payload present; a STR at most 15
 /// bytes long (inside the window) and ASCII without NUL.
-#[doc(hidden)] // For the C library (src/ffi/atom.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 #[inline(always)]
 pub fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
     let w = buf.first_chunk::<16>()?;
@@ -562,7 +562,7 @@ pub fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
 /// (any UTF-8 without NUL), exactly as [`decode`] gives it; `None` for
 /// anything else. For the STRs [`decode_window_string`] leaves: longer
 /// than the window, or not ASCII.
-#[doc(hidden)] // For the C library (src/ffi/atom.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 #[inline(always)]
 pub fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
     let n = usize::from(buf.first()?.wrapping_sub(tag::STR));

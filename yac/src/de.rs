@@ -19,7 +19,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
 use crate::atom::Atom;
-use crate::items::{chunk_fits, key_above};
+use crate::rules::{chunk_fits, key_above};
 pub use crate::ser::{Error, ErrorKind};
 
 /// The deepest nesting of LIST, MAP (and enum variants) the deserializer

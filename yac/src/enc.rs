@@ -17,7 +17,7 @@
 //! [`Atom::Nint`] of that value, which is what decoding gives back).
 //!
 //! ```
-//! use yac::enc::Writer;
+//! use yac::writer::Writer;
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.list().unwrap();
@@ -33,6 +33,7 @@
 
 use crate::atom::{tag, Atom, MAGIC_LEN};
 use crate::error::Error;
+use crate::rules::strip_zeros;
 use crate::{float, tai64};
 
 /// First length of the one-byte (61), two-byte (62) and eight-byte (63)
@@ -111,12 +112,6 @@ pub(crate) fn int_window(t: u8, magnitude: u64) -> ([u8; 16], usize) {
     let top = magnitude.checked_shl(64 - 8 * n as u32).unwrap_or(0);
     w[2..10].copy_from_slice(&top.to_be_bytes());
     (w, 2 + n)
-}
-
-/// `bytes` without its leading zero bytes.
-pub(crate) fn strip_zeros(bytes: &[u8]) -> &[u8] {
-    let first = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
-    bytes.get(first..).unwrap_or(&[])
 }
 
 /// The wire magnitude of a negative `i64` (value = -1 - magnitude).
@@ -311,15 +306,12 @@ impl Atom<'static> {
     }
 }
 
-/// The streaming writer (whole documents, nesting and MAP key order
-/// checked) lives in [`crate::writer`].
-pub use crate::writer::Writer;
-
 #[cfg(test)]
 mod tests {
     extern crate std;
     use super::*;
     use crate::atom::decode;
+    use crate::writer::Writer;
     use std::vec;
     use std::vec::Vec;
 

@@ -4,10 +4,12 @@
 //! encoding. The C library (the workspace's root package, `libyac.a` +
 //! `yac.h`) is a thin `extern "C"` layer over this crate.
 //!
-//! Modules, one concept each: [`error`], [`atom`] (decoding one item),
-//! [`enc`] (encoding atoms), [`writer`] (writing whole documents), [`items`]
-//! (the tree), [`validate`] (validation without a tree), [`utf8`],
-//! [`float`], [`tai64`].
+//! Modules, one concept each, from the ground up: [`error`]; the rules of
+//! single values, [`utf8`], [`float`], [`tai64`]; one atom at a time,
+//! [`atom`] (decoding) and [`enc`] (encoding); [`rules`], the format's
+//! rules above the atom (MAP key order, BLOB chunk fit, leading zeros, the
+//! parse options); and their users: [`validate`] (validation without a
+//! tree), [`items`] (the tree), [`writer`] (writing whole documents).
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -21,6 +23,7 @@ pub mod enc;
 pub mod error;
 pub mod float;
 pub mod items;
+pub mod rules;
 pub mod tai64;
 pub mod utf8;
 pub mod validate;
@@ -47,6 +50,7 @@ pub use ser::to_vec;
 pub use ser::to_writer;
 #[cfg(feature = "alloc")]
 pub use value::Value;
+pub use writer::Writer;
 
 /// The README's Rust examples, compiled and run as doc tests (with the
 /// `serde` feature, which one of them uses).

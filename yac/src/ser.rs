@@ -28,7 +28,7 @@ use core::fmt;
 use serde::ser::{self, Serialize};
 
 use crate::atom::Atom;
-use crate::items::{key_above, key_cmp};
+use crate::rules::{key_above, key_cmp, strip_zeros};
 
 /// The enum name under which [`crate::Value`] hands the types serde has no
 /// name for (HEXLET, TAI64, MAGIC, BLOB, floats and integers beyond
@@ -165,7 +165,7 @@ impl Serializer {
             Ok(v) => self.atom(&Atom::Uint(v)),
             Err(_) => self.atom(&Atom::BigInt {
                 negative: false,
-                magnitude: trim(&v.to_be_bytes()),
+                magnitude: strip_zeros(&v.to_be_bytes()),
             }),
         }
     }
@@ -179,7 +179,7 @@ impl Serializer {
             Err(_) => self.atom(&Atom::BigInt {
                 negative: true,
                 // -1 - v >= 0 for v < 0.
-                magnitude: trim(&((-1 - v) as u128).to_be_bytes()),
+                magnitude: strip_zeros(&((-1 - v) as u128).to_be_bytes()),
             }),
         }
     }
@@ -246,12 +246,6 @@ impl Serializer {
         }
         self.atom(&Atom::Str(key))
     }
-}
-
-/// `v`'s big-endian bytes without leading zeros.
-fn trim(v: &[u8]) -> &[u8] {
-    let zeros = v.iter().take_while(|&&b| b == 0).count();
-    &v[zeros..]
 }
 
 impl<'a> ser::Serializer for &'a mut Serializer {

@@ -19,14 +19,14 @@
 //! goes through the exact decode, which is the parser's own
 //! (`atom::decode`, `atom::string_raw`, `utf8::check_str`). The rules that
 //! are not per atom have one home each, shared with the parser: MAP key
-//! order is `items::key_above`, BLOB chunk fit `items::chunk_fits`.
+//! order is `rules::key_above`, BLOB chunk fit `rules::chunk_fits`.
 //! `tests/validate.rs` holds the validator and the parser together.
 //!
 //! [`Items::parse`]: crate::items::Items::parse
 
 use crate::atom::{self, tag, Atom};
 use crate::error::Error;
-use crate::items::{chunk_fits, key_above, Options};
+use crate::rules::{chunk_fits, key_above, Options};
 use crate::utf8;
 
 /// What one level of `levels` says about the parent of the container open

@@ -223,10 +223,9 @@ mod serde_impls {
         s.serialize_newtype_variant(EXT, index, variant, &Bytes(b))
     }
 
-    /// `v`'s big-endian bytes without leading zeros.
+    /// `v`'s big-endian bytes without leading zeros, owned.
     fn trim(v: &[u8]) -> Vec<u8> {
-        let zeros = v.iter().take_while(|&&b| b == 0).count();
-        v[zeros..].to_vec()
+        crate::rules::strip_zeros(v).to_vec()
     }
 
     fn magnitude_u128(m: &[u8]) -> Option<u128> {

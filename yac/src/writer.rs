@@ -4,7 +4,7 @@
 //! containers, so that it can refuse, with an error and before writing a
 //! byte of it, whatever would make the output invalid or non-canonical: a
 //! MAP key that is not a non-empty STR or is not above the previous key
-//! (length first, then bytewise: `items::key_above`, the one home
+//! (length first, then bytewise: `rules::key_above`, the one home
 //! of that rule), a MAP closed after a key, an EOC with nothing open, a
 //! BLOB chunk that does not fit the chunk length, an item inside a BLOB.
 //! The atoms themselves are validated and encoded by [`crate::enc`].
@@ -43,7 +43,7 @@
 //! duplicates.
 //!
 //! ```
-//! use yac::enc::Writer;
+//! use yac::writer::Writer;
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.map().unwrap();
@@ -67,7 +67,7 @@
 use crate::atom::{self, tag, Atom, MAGIC_LEN};
 use crate::enc;
 use crate::error::Error;
-use crate::items::{chunk_fits, count_nodes, key_above};
+use crate::rules::{chunk_fits, key_above, strip_zeros};
 use crate::{float, tai64};
 
 /// One open container on the writer's stack. The caller provides the
@@ -182,7 +182,7 @@ pub type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
 /// The writer over borrowed parts: what every operation runs on. The Rust
 /// [`Writer`] and the C `struct YACWriter` both lend their parts to it.
-#[doc(hidden)] // For the C library (src/ffi/writer.rs); not Rust API.
+#[doc(hidden)] // For the C library (capi/src/ffi/writer.rs); not Rust API.
 pub struct Core<'x, 's> {
     pub buf: &'x mut [u8],
     pub levels: &'x mut [Level],
@@ -481,7 +481,7 @@ impl Core<'_, '_> {
     pub fn bigint(&mut self, negative: bool, magnitude: &[u8]) -> Result<(), Error> {
         self.stuck()?;
         self.value_slot()?;
-        let m = enc::strip_zeros(magnitude);
+        let m = strip_zeros(magnitude);
         let n = self.check(Atom::Bin(m).encoded_len())?;
         if self.whole(n.saturating_add(1)) {
             self.put(&[if negative { tag::NINT } else { tag::PINT }])?;
@@ -855,7 +855,7 @@ fn key_at(bytes: &[u8], at: u64, len: u32) -> Option<&[u8]> {
 /// the key's payload and the pair's length.
 fn pair(bytes: &[u8]) -> Result<(&[u8], usize), Error> {
     let (key, k) = atom::string_raw(bytes)?;
-    let (_, v) = count_nodes(bytes.get(k..).unwrap_or(&[]), 0)?;
+    let (_, v) = crate::validate::count(bytes.get(k..).unwrap_or(&[]), 0)?;
     Ok((key, k + v))
 }
 

@@ -6,9 +6,9 @@
 
 use yac_testkit as common;
 
-use yac::enc::Writer;
 use yac::items::{Item, Items, ItemsMut};
 use yac::writer::Level;
+use yac::writer::Writer;
 use yac::{Error, ItemType};
 
 /// Feeds node `root` to `w`. `reverse`: every MAP is opened sorted on

@@ -239,7 +239,7 @@ impl<'a> Items<'a, &mut [Item]> {
         if c.key != NONE {
             let last = self.node(c.key)?;
             let above = last.item_type() == ItemType::Str
-                && super::parse::key_above(payload(k), payload(last));
+                && crate::rules::key_above(payload(k), payload(last));
             if !above {
                 return Err(Error::MapUnordered);
             }

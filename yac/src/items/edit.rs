@@ -502,7 +502,7 @@ impl<'a> Items<'a, &mut [Item]> {
             if cb == key {
                 return Ok((prev_value, Some(ck)));
             }
-            if super::parse::key_above(cb, key) {
+            if crate::rules::key_above(cb, key) {
                 break;
             }
             prev_value = cv;
@@ -553,11 +553,7 @@ fn node_for<'a>(atom: &Atom<'a>) -> Result<Item, Error> {
             negative,
             magnitude,
         } => {
-            let start = magnitude
-                .iter()
-                .position(|&b| b != 0)
-                .unwrap_or(magnitude.len());
-            let m = magnitude.get(start..).unwrap_or(&[]);
+            let m = crate::rules::strip_zeros(magnitude);
             let t = if negative {
                 ItemType::Nbig
             } else {

@@ -16,11 +16,11 @@
 //! gives the result. A failed encode therefore costs up to two passes.
 
 use super::node::{Item, NONE};
-use super::parse::{chunk_fits, key_above};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
 use crate::error::Error;
+use crate::rules::{chunk_fits, key_above};
 
 /// Where encoded bytes go: a buffer, or just a byte count. Every method
 /// either appends all its bytes or fails, appending nothing.

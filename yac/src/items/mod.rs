@@ -47,12 +47,12 @@ mod tests;
 
 use core::marker::PhantomData;
 
+pub use crate::rules::Options;
 pub use build::Arena;
 pub use check::Fault;
 pub use cursor::Cursor;
 pub use free::{FreeList, FREE_META};
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
-pub use parse::{chunk_fits, key_above, key_cmp};
 pub use parse::{count_nodes, ParseState};
 pub use read::Node;
 pub use walk::{Event, Walk, WalkState};
@@ -69,16 +69,6 @@ pub const UNLINKED: u32 = u32::MAX - 1;
 /// The largest number of nodes a pool may hold (indices stay below
 /// [`UNLINKED`]).
 pub const MAX_NODES: usize = (u32::MAX - 1) as usize;
-
-/// Parser options.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Largest nesting depth accepted (LIST/MAP/BLOB levels); 0 = no limit.
-    pub max_depth: u32,
-    /// Skip UTF-8 validation of STR payloads (trusted input only; the NUL
-    /// check is skipped too).
-    pub trust_utf8: bool,
-}
 
 /// A tree (or several) in a caller-provided node pool `S`: `&mut [Item]`
 /// to parse and edit, `&[Item]` for a read-only view (navigation, walks,
@@ -135,7 +125,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
     /// `state` and `free` must be what those calls left.
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn from_parts(
         pool: &'p mut [Item],
         len: u32,
@@ -151,14 +141,14 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     }
 
     /// The free list (the C layer keeps it in `struct YACItems`).
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub fn free_list(&self) -> FreeList {
         self.free
     }
 
     /// The parser's state between calls (the C layer keeps it in `struct
     /// YACItems`, and gives it back to [`Items::from_parts`]).
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub fn parse_state(&self) -> ParseState {
         self.state
     }
@@ -250,7 +240,7 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
     /// The nodes must have been made by this module (parse or edits) for
     /// input living for `'a`, unchanged since, and `state` the state those
     /// calls left.
-    #[doc(hidden)] // For the C library (src/ffi/items.rs); not Rust API.
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn view_parts(nodes: &'p [Item], len: u32, state: ParseState) -> Self {
         let len = len.min(nodes.len().min(MAX_NODES) as u32);
         Items {

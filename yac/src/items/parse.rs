@@ -13,6 +13,7 @@ use super::node::{Item, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
+use crate::rules::{chunk_fits, key_above};
 use crate::utf8;
 
 /// Where an unfinished parse stands: plain words, so that the C layer can
@@ -491,53 +492,6 @@ pub(super) fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(),
     Ok(())
 }
 
-/// Whether a BLOB chunk of `len` bytes is full (`true`) or the last one
-/// (`false`); longer than the chunk length is an error.
-#[inline]
-pub fn chunk_fits(len: usize, chunk_minus_one: u64) -> Result<bool, Error> {
-    let len = len as u64;
-    if len != 0 && len - 1 > chunk_minus_one {
-        return Err(Error::BlobBadChunk);
-    }
-    Ok(len != 0 && len - 1 == chunk_minus_one)
-}
-
-/// Whether MAP key `key` sorts strictly above `prev`: by length, then
-/// bytewise. The one home of the MAP key order rule: the parse, the
-/// validator, the tree encoder and serde call it.
-#[inline(always)]
-pub fn key_above(key: &[u8], prev: &[u8]) -> bool {
-    if key.len() != prev.len() {
-        return key.len() > prev.len();
-    }
-    // Most neighbouring keys differ in their first byte.
-    match (key.first(), prev.first()) {
-        (Some(a), Some(b)) if a != b => return a > b,
-        _ => {}
-    }
-    // Keys are mostly short: a byte loop beats a call to memcmp there.
-    if key.len() <= 8 {
-        return key
-            .iter()
-            .zip(prev)
-            .find(|(k, p)| k != p)
-            .is_some_and(|(k, p)| k > p);
-    }
-    key > prev
-}
-
-/// The canonical order of two MAP keys as an [`Ordering`](core::cmp::Ordering),
-/// for sorting: [`key_above`] both ways (`Equal` for equal keys).
-pub fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
-    if key_above(a, b) {
-        core::cmp::Ordering::Greater
-    } else if key_above(b, a) {
-        core::cmp::Ordering::Less
-    } else {
-        core::cmp::Ordering::Equal
-    }
-}
-
 /// Validates one whole item at the start of `buf` and returns how many
 /// nodes its tree needs and how many bytes it takes, without building it
 /// (so that a pool can be sized exactly).
@@ -550,31 +504,4 @@ pub fn key_cmp(a: &[u8], b: &[u8]) -> core::cmp::Ordering {
 /// validator's loop with the key rules off ([`crate::validate::count`]).
 pub fn count_nodes(buf: &[u8], max_depth: u32) -> Result<(usize, usize), Error> {
     crate::validate::count(buf, max_depth)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn key_above_is_length_then_bytes() {
-        let keys: [&[u8]; 10] = [
-            b"a",
-            b"b",
-            b"z",
-            b"aa",
-            b"ab",
-            b"f\xff",
-            b"abcdefgh",
-            b"abcdefgi",
-            b"abcdefghi",
-            b"abcdefghj",
-        ];
-        for k in keys {
-            for p in keys {
-                let want = (k.len(), k) > (p.len(), p);
-                assert_eq!(key_above(k, p), want, "{k:?} vs {p:?}");
-            }
-        }
-    }
 }

@@ -7,9 +7,9 @@ use std::vec::Vec;
 
 use super::*;
 use crate::atom::Atom;
-use crate::enc::Writer;
+use crate::writer::Writer;
 
-mod edits13;
+mod edit_regressions;
 mod encode_diff;
 
 /// Hex to bytes, spaces ignored (the test kit's one `hex`).

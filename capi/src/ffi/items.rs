@@ -510,11 +510,11 @@ pub unsafe extern "C" fn YACItemsMapGet(
 pub unsafe extern "C" fn YACItemsMapGetN(
     items: *const YACItems,
     map: u32,
-    key: *const c_uchar,
+    key: *const c_char,
     key_len: usize,
 ) -> u32 {
     // SAFETY: per the contract.
-    let Ok(k) = (unsafe { input(key, key_len) }) else {
+    let Ok(k) = (unsafe { input(key.cast(), key_len) }) else {
         return NONE;
     };
     // SAFETY: per the contract.
@@ -559,7 +559,7 @@ pub unsafe extern "C" fn YACItemsGetUint(v: *mut u64, items: *const YACItems, id
 /// # Safety
 /// `v` writable; `items` as set up by `YACItemsInit`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsGetInt(v: *mut i64, items: *const YACItems, idx: u32) -> YACErr {
+pub unsafe extern "C" fn YACItemsGetSint(v: *mut i64, items: *const YACItems, idx: u32) -> YACErr {
     // SAFETY: per the contract.
     run(|| unsafe { getter(v, items, |t| t.get_int(idx)) })
 }
@@ -593,11 +593,7 @@ pub unsafe extern "C" fn YACItemsGetBool(v: *mut bool, items: *const YACItems, i
 /// # Safety
 /// `v` writable; `items` as set up by `YACItemsInit`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsGetDouble(
-    v: *mut f64,
-    items: *const YACItems,
-    idx: u32,
-) -> YACErr {
+pub unsafe extern "C" fn YACItemsGetFloat(v: *mut f64, items: *const YACItems, idx: u32) -> YACErr {
     // The bits are stored as an integer: no float register on the way.
     // SAFETY: per the contract; `u64` has the size and alignment of `f64`.
     run(|| unsafe { getter(v.cast::<u64>(), items, |t| t.get_f64_bits(idx)) })
@@ -955,12 +951,12 @@ pub unsafe extern "C" fn YACItemsMapDel(
     old_value: *mut u32,
     items: *mut YACItems,
     map: u32,
-    key: *const c_uchar,
+    key: *const c_char,
     key_len: usize,
 ) -> YACErr {
     run(|| {
         // SAFETY: per the contract.
-        let k = unsafe { input(key, key_len)? };
+        let k = unsafe { input(key.cast(), key_len)? };
         unsafe {
             getter_mut(old_value, items, |t| {
                 Ok(t.map_remove(map, k)?.unwrap_or(NONE))

@@ -1,8 +1,9 @@
-//! C API of the tree's safety net (issue 13): whether a parse is
-//! unfinished (`YACItemsParsing`), the invariant checker (`YACItemsCheck`)
-//! and cursors (`struct YACCursor`, `YACItemsCursor*`, `YACItemsMapAppend`):
-//! positions the tree itself hands out, for O(1) insertion, removal and
-//! replacement anywhere in a list and O(1) append.
+//! C API of cursors (`struct YACCursor`, `YACItemsCursor*`,
+//! `YACItemsMapAppend`) and of what keeps edits safe: whether a parse is
+//! unfinished (`YACItemsParsing`) and the invariant checker
+//! (`YACItemsCheck`). Cursors are positions the tree itself hands out, for
+//! O(1) insertion, removal and replacement anywhere in a list and O(1)
+//! append.
 
 use core::ffi::c_char;
 
@@ -333,7 +334,7 @@ pub unsafe extern "C" fn YACItemsMapAppend(
 /// # Safety
 /// `cur` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn YACCursorParent(cur: *const YACCursor) -> u32 {
+pub unsafe extern "C" fn YACItemsCursorParent(cur: *const YACCursor) -> u32 {
     // SAFETY: per the contract.
     unsafe { cur.as_ref() }.map_or(NONE, |c| c.get().parent())
 }
@@ -344,7 +345,7 @@ pub unsafe extern "C" fn YACCursorParent(cur: *const YACCursor) -> u32 {
 /// # Safety
 /// `cur` NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn YACCursorPrev(cur: *const YACCursor) -> u32 {
+pub unsafe extern "C" fn YACItemsCursorPrev(cur: *const YACCursor) -> u32 {
     // SAFETY: per the contract.
     unsafe { cur.as_ref() }.map_or(NONE, |c| c.get().prev())
 }

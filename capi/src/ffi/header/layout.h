@@ -1,7 +1,7 @@
 /* Layout checks: every public struct has one layout per pointer width,
  * whatever the compiler and its flags (no C enum type is part of any
  * struct, out-parameter or return value). The same numbers are asserted on
- * the Rust side (src/ffi/layout.rs), so a header and a library that
+ * the Rust side (capi/src/ffi/layout.rs), so a header and a library that
  * disagree cannot be built. Supported: 32- and 64-bit pointers. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define YAC_LAYOUT_CHECK(name, cond) static_assert(cond, "libyac layout: " #name)

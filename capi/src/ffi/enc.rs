@@ -460,7 +460,7 @@ pub unsafe extern "C" fn YACAtomRawEncode(
 
 /// Converts a binary16, binary32 or binary64 float (`len` 2, 4 or 8 bytes,
 /// big-endian, as in a `YACItemFloat` atom) to `double`, exactly, NaN
-/// payloads and the signalling bit included (as `YACItemsGetDouble`, whose
+/// payloads and the signalling bit included (as `YACItemsGetFloat`, whose
 /// note on x87 targets applies here too). Other widths give
 /// `YACErrInvalid` (binary128/256 do not fit a double). The pattern is not
 /// checked for canonical form.

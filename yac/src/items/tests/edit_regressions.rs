@@ -1,7 +1,6 @@
-//! Issue 13, every case as a regression test: a `prev` from another
-//! container, edits between incremental parse calls, a new parse taken for
-//! the rest of an old one, the checker itself, cursors, the limit of
-//! `add`.
+//! Regression tests of the edits' safety: a `prev` from another container,
+//! edits between incremental parse calls, a new parse taken for the rest of
+//! an old one, the checker itself, cursors, the limit of `add`.
 
 use std::vec;
 use std::vec::Vec;

@@ -1,5 +1,5 @@
 //! The public structs' layouts, asserted at compile time. The header
-//! asserts the same numbers (`src/ffi/header/layout.h`, appended to
+//! asserts the same numbers (`capi/src/ffi/header/layout.h`, appended to
 //! `yac.h`), so a library and a header that disagree cannot both build.
 //! One layout per pointer width: every field has a fixed width, and no C
 //! enum type is part of any struct, out-parameter or return value.
@@ -7,9 +7,9 @@
 use core::mem::{align_of, offset_of, size_of};
 
 use super::atom::{YACAtom, YACAtomValue, YACBytes};
-use super::build::YACArena;
+use super::builder::YACArena;
+use super::cursor::YACCursor;
 use super::items::{YACItems, YACWalk};
-use super::items_edits::YACCursor;
 use super::writer::{YACWriter, YACWriterLevel};
 use super::{YACErr, YACItemType};
 use yac::items::{Cursor, Item, ItemValue, Links, ParseState, WalkState};

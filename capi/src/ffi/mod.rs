@@ -5,8 +5,11 @@
 //! Every entry point goes through one mechanism: the pointer helpers below
 //! turn NULL or oversized arguments into `YACErrInvalid`, and `run` turns
 //! the body's `Result` into a `YACErr`. Panics cannot cross into C: the
-//! library is built with `panic = "abort"` and the core has no panicking
-//! paths reachable from these functions (checked by the symbol test).
+//! core has no panicking paths reachable from these functions (checked by
+//! the symbol test), the release library is built with `panic = "abort"`,
+//! and in every other profile a panic reaching an `extern "C"` function
+//! aborts the process (Rust 1.81 and later, the minimum supported version;
+//! tests/panic_guard.rs proves it on a debug build).
 
 use core::ffi::{c_char, c_int};
 
@@ -14,10 +17,11 @@ use yac::atom::ItemType;
 use yac::error::Error;
 
 pub mod atom;
-pub mod build;
+pub mod builder;
 pub mod enc;
 pub mod items;
-pub mod items_edits;
+// After `items`: cbindgen emits the declarations in module order.
+pub mod cursor;
 mod layout;
 pub mod tai64;
 pub mod validate;
@@ -304,6 +308,18 @@ pub extern "C" fn YACErr2Str(err: c_int) -> *const c_char {
 #[no_mangle]
 pub extern "C" fn YACVersion() -> *const c_char {
     VERSION.as_ptr().cast()
+}
+
+/// Panics: the probe of tests/panic_guard.rs, which proves that a panic
+/// inside an `extern "C"` function aborts the process instead of unwinding
+/// into C. Exported only with the `test-panic` feature, never in a shipped
+/// library, and not in the header.
+///
+/// cbindgen:ignore
+#[cfg(feature = "test-panic")]
+#[no_mangle]
+pub extern "C" fn YACTestPanic() {
+    panic!("YACTestPanic panics on purpose");
 }
 
 /// The crate version from Cargo.toml, NUL-terminated (the header's

@@ -216,7 +216,7 @@ pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v:
 /// # Safety
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsAddInt(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
+pub unsafe extern "C" fn YACItemsAddSint(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
     // SAFETY: per the contract (no arena).
     unsafe {
         build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
@@ -368,7 +368,7 @@ pub unsafe extern "C" fn YACItemsAddHexlet(
 /// # Safety
 /// As for `YACItemsAddStr`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsAddDouble(
+pub unsafe extern "C" fn YACItemsAddFloat(
     idx: *mut u32,
     items: *mut YACItems,
     arena: *mut YACArena,
@@ -547,7 +547,7 @@ pub unsafe extern "C" fn YACItemsMapPutUint(
 /// # Safety
 /// As for `YACItemsMapPut`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsMapPutInt(
+pub unsafe extern "C" fn YACItemsMapPutSint(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,
@@ -620,7 +620,7 @@ pub unsafe extern "C" fn YACItemsMapPutStr(
 /// # Safety
 /// As for `YACItemsMapPut`.
 #[no_mangle]
-pub unsafe extern "C" fn YACItemsMapPutDouble(
+pub unsafe extern "C" fn YACItemsMapPutFloat(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,

@@ -1,0 +1,149 @@
+//! The core's modules stand on each other in floors (the crate docs list
+//! them): no import circle between the top-level modules of `src/`, and no
+//! module outside the tree reaches into `items` (the tree is a user of the
+//! rules, not their home). Read from the sources, so a new `use` that
+//! breaks the order fails here rather than in a review.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Top-level module name -> the crate modules its non-test code names.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let top = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_str()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_string();
+        if top == "lib" || is_test_file(rel) {
+            continue;
+        }
+        let code = code_only(&fs::read_to_string(&file).unwrap());
+        let names = graph.entry(top.clone()).or_default();
+        for module in crate_paths(&code) {
+            if module != top {
+                names.insert(module);
+            }
+        }
+    }
+    graph
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Files compiled only for the crate's own unit tests.
+fn is_test_file(rel: &Path) -> bool {
+    let s = rel.to_str().unwrap();
+    s.contains("/tests/") || s.ends_with("tests.rs") || s.ends_with("encode_ref.rs")
+}
+
+/// The source without comments and without its `#[cfg(test)] mod tests`
+/// block (which by convention ends the file).
+fn code_only(src: &str) -> String {
+    let body = src.split("#[cfg(test)]\nmod tests").next().unwrap();
+    body.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `crate::name` and every lowercase name in `use crate::{...}`.
+fn crate_paths(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for part in group[..end].split(',') {
+                let name = part.trim().split("::").next().unwrap_or("").trim();
+                if name.starts_with(|c: char| c.is_ascii_lowercase()) && name != "self" {
+                    out.insert(name.to_string());
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if name.starts_with(|c: char| c.is_ascii_lowercase()) {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+fn reaches(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![from.to_string()];
+    while let Some(m) = stack.pop() {
+        for next in graph.get(&m).into_iter().flatten() {
+            if next == to {
+                return true;
+            }
+            if seen.insert(next.clone()) {
+                stack.push(next.clone());
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn no_import_circle_between_modules() {
+    let graph = imports();
+    assert!(graph.contains_key("items") && graph.contains_key("rules"));
+    let circles: Vec<_> = graph
+        .iter()
+        .flat_map(|(a, bs)| bs.iter().map(move |b| (a.clone(), b.clone())))
+        .filter(|(a, b)| reaches(&graph, b, a))
+        .collect();
+    assert!(circles.is_empty(), "import circles: {circles:?}");
+}
+
+#[test]
+fn only_the_tree_imports_the_tree() {
+    let graph = imports();
+    let users: Vec<_> = graph
+        .iter()
+        .filter(|(m, names)| m.as_str() != "items" && names.contains("items"))
+        .map(|(m, _)| m.clone())
+        .collect();
+    assert!(users.is_empty(), "modules importing items: {users:?}");
+}
+
+#[test]
+fn the_rules_stand_on_errors_alone() {
+    let graph = imports();
+    let rules: Vec<_> = graph["rules"].iter().cloned().collect();
+    assert_eq!(rules, ["error"]);
+}
+
+#[test]
+fn the_scanner_sees_imports() {
+    let names = crate_paths(&code_only(
+        "use crate::{atom::tag, rules};\n// crate::items\nfn f() { crate::utf8::check(); }\n",
+    ));
+    let names: Vec<_> = names.into_iter().collect();
+    assert_eq!(names, ["atom", "rules", "utf8"]);
+}
