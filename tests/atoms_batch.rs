@@ -82,7 +82,11 @@ fn batch_agrees_with_one_by_one() {
     let mut stopped_at_an_error = 0;
     // Under Miri (which interprets every step) a tenth of the rounds, and
     // no 70 000-byte strings.
-    let (rounds, big) = if cfg!(miri) { (300, 2_000) } else { (3000, 70_000) };
+    let (rounds, big) = if cfg!(miri) {
+        (300, 2_000)
+    } else {
+        (3000, 70_000)
+    };
     for i in 0..rounds {
         let v = gen_value(&mut rng, 4, if i % 100 == 0 { big } else { 200 });
         let mut doc = encode(&v);
