@@ -3,10 +3,10 @@
 //!
 //! [`encoded_len`] validates an atom and says how many bytes it takes;
 //! [`encode`] writes it at the start of a buffer, or writes nothing and
-//! returns [`Error::NoMem`] when the buffer is too small. [`Writer`] (from
+//! returns [`Error::NoMem`] when the buffer is too small. [`Writer`](crate::writer::Writer) (from
 //! [`crate::writer`]) writes whole documents, checking nesting and MAP key
 //! order (a LIST or MAP is its opening tag, then its items, then
-//! [`Writer::eoc`]).
+//! [`Writer::eoc`](crate::writer::Writer::eoc)).
 //!
 //! Validation is the decoder's: a STR must not hold NUL, a negative
 //! [`Atom::Nint`] must be negative, a float must be in its shortest width and
