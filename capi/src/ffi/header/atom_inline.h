@@ -14,7 +14,8 @@
  * ---------------------------------------------------------------------- */
 
 /* For YACAtomDecodeInline: stores a one-word value in `atom->v`, with
- * the rest of the union zeroed (as YACAtomDecode does). Not API. */
+ * the rest of the union zeroed (as YACAtomDecode does). Not API.
+ * Pointers: `atom` writable. */
 static inline void YACAtomWord_(struct YACAtom *atom, uint64_t v) {
   atom->v.bytes.ptr = NULL;
   atom->v.bytes.len = 0;
