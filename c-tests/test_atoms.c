@@ -135,15 +135,16 @@ static void check_null_arguments(void) {
 }
 
 static void check_error_strings(void) {
-  static const int out_of_range[] = {-1, YACErrInvalid + 1, 1000, INT_MAX,
+  static const int out_of_range[] = {-1, YACErrSecondRoot + 1, 1000, INT_MAX,
                                      INT_MIN};
-  const char *seen[YACErrInvalid + 1];
+  const char *seen[YACErrSecondRoot + 1];
   int code;
   size_t i;
-  CHECK(YACErrNo == 0 && YACErrNotEnough == 1 && YACErrInvalid == 21,
+  CHECK(YACErrNo == 0 && YACErrNotEnough == 1 && YACErrInvalid == 21 &&
+            YACErrUnclosed == 22 && YACErrSecondRoot == 24,
         "stable error values");
   CHECK(strcmp(YACErr2Str(YACErrNo), "no error") == 0, "YACErrNo text");
-  for (code = YACErrNo; code <= YACErrInvalid; code++) {
+  for (code = YACErrNo; code <= YACErrSecondRoot; code++) {
     const char *s = YACErr2Str(code);
     int j;
     CHECK(s != NULL && s[0] != '\0', "error text");

@@ -410,7 +410,7 @@ static void test_writer(void) {
   struct YACWriterLevel levels[4];
   unsigned char keys[32];
   struct YACWriter w;
-  uint64_t len = 0;
+  size_t len = 0;
   size_t flushed = 0;
   int mode;
   start();
@@ -424,7 +424,7 @@ static void test_writer(void) {
     if (mode == 1) {
       YACWriterSetFlush(&w, writer_sink, &flushed);
     }
-    YACWriterMagic(&w, (const unsigned char *)"cm/x", 4);
+    YACWriterMagic(&w, (const unsigned char *)"cm/x\0\0\0\0\0\0\0\0", 12);
     if (mode == 2) {
       YACWriterMapOpenSorted(&w);
     } else {
@@ -436,18 +436,18 @@ static void test_writer(void) {
     YACWriterSint(&w, -1000);
     YACWriterFloat(&w, 0.5);
     YACWriterUTC(&w, 1483228800, 5);
-    YACWriterClose(&w);
+    YACWriterListClose(&w);
     YACWriterStrZ(&w, "b");
     YACWriterBlob(&w, 3, (const unsigned char *)"abcdefg", 7);
     YACWriterStrZ(&w, mode == 2 ? "a" : "c");
     YACWriterNIL(&w);
-    YACWriterClose(&w);
-    YACWriterFinish(&len, &w);
+    YACWriterMapClose(&w);
+    YACWriterFinish(&w, &len);
   }
   YACWriterInit(&w, out, sizeof out, levels, 4, NULL, 0);
   YACWriterMapOpen(&w);
   YACWriterStr(&w, "\xC0\x80", 2);
-  YACWriterFinish(&len, &w);
+  YACWriterFinish(&w, &len);
   stop("writer");
   CHECK(flushed > 0, "writer: streamed");
 }

@@ -7,7 +7,9 @@
  * rich document's round trip and getters; edits (YACItemsAdd, MapSet,
  * InsertAfter, Remove, SetValue); NoMem; a LIST nested 1000 deep; and the
  * stack that parse, encode and walk use at depths 10 and MCU_TREE_DEPTH,
- * measured with a painted stack, which must not grow with depth.
+ * measured with a painted stack, which must not grow with depth; the
+ * header's inline writer calls against the exported ones, replaying every
+ * vector.
  *
  * Board limits come from the command line: MCU_TREE_DEPTH (deepest tree
  * parsed, which sets the pool: 16 bytes per node), MCU_OUT_CAP (the encode
@@ -35,6 +37,9 @@
 #include "nodes.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define PAIR_CAP 128
+#define PAIR_OUT 128
+#include "writer_pair.h"
 
 static struct YACItem pool[POOL_NODES];
 static unsigned char out[MCU_OUT_CAP > 2 * DEEP ? MCU_OUT_CAP : 2 * DEEP];
@@ -407,6 +412,31 @@ static void test_stack(void) {
   }
 }
 
+/* Every vector written back through the inline and the exported writer
+ * calls alike, with a buffer that holds it or not, and streamed. */
+static void test_writer_pair(void) {
+  static struct Pair p;
+  size_t i, cap;
+  for (i = 0; i < COUNT(valid_vectors); i++) {
+    const struct ValidVector *v = &valid_vectors[i];
+    for (cap = 0; cap <= PAIR_CAP; cap += PAIR_CAP / 4) {
+      int k;
+      for (k = 0; k < 2; k++) {
+        YACWriterInit(&p.w[k], p.buf[k], cap, p.levels[k], DEPTH, NULL, 0);
+        YACWriterAllowSequence(&p.w[k]);
+        p.sink[k].len = 0;
+        if (cap == PAIR_CAP / 4) {
+          YACWriterSetFlush(&p.w[k], sink, &p.sink[k]);
+        }
+      }
+      replay(&p, v->buf, v->len, v->name);
+      if (cap == PAIR_CAP && v->len <= cap && YACWriterError(&p.w[0]) == YACErrNo) {
+        CHECK(memcmp(p.buf[0], v->buf, v->len) == 0, v->name);
+      }
+    }
+  }
+}
+
 int main(void) {
   printf("libyac %s, struct YACAtom %lu bytes, struct YACItems %lu bytes\n",
          YAC_VERSION, (unsigned long)sizeof(struct YACAtom),
@@ -417,5 +447,6 @@ int main(void) {
   test_edits();
   test_deep();
   test_stack();
+  test_writer_pair();
   return check_report();
 }

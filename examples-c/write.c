@@ -8,8 +8,14 @@
  *    YACItemsEncode.
  * 3. The streaming writer again, through a 16-byte buffer and a flush
  *    callback that writes to OUT.yac.
- * It prints the document in hex (from 1) and whether 2 and 3 agree, and
- * exits 1 on any error.
+ * 4. The mistakes a writer refuses, each reported at the faulty call: its
+ *    index (from 0), the output offset and the containers open then.
+ * It prints the document in hex (from 1), whether 2 and 3 agree and what
+ * each mistake of 4 reports, and exits 1 on any error of 1 to 3.
+ *
+ * The checked style: the first error sticks and every later call does
+ * nothing, so only YACWriterFinish's result needs checking;
+ * YACWriterFailure then says which call failed.
  *
  * The document: MAP {"id": 7, "name": "sensor-7", "when": <TAI64 of
  * 2024-11-20 12:19:08 UTC>, "ratio": 0.5, "tags": ["lab", "east"],
@@ -43,15 +49,62 @@ static void write_doc(struct YACWriter *w) {
   YACWriterListOpen(w);
   YACWriterStrZ(w, "lab");
   YACWriterStrZ(w, "east");
-  YACWriterClose(w);
+  YACWriterListClose(w);
   YACWriterStrZ(w, "limits");
   YACWriterMapOpenSorted(w);
   YACWriterStrZ(w, "lo");
   YACWriterSint(w, -40);
   YACWriterStrZ(w, "hi");
   YACWriterSint(w, 125);
-  YACWriterClose(w);
-  YACWriterClose(w);
+  YACWriterMapClose(w);
+  YACWriterMapClose(w);
+}
+
+/* 4: what a mistake reports, once the writer is finished. */
+static void report(const char *mistake, struct YACWriter *w) {
+  struct YACWriterFailure where;
+  size_t len = 0;
+  YACErr err = YACWriterFinish(w, &len);
+  YACWriterFailure(w, &where);
+  printf("%s: %s (call %u, offset %u, depth %u)\n", mistake, YACErr2Str(err),
+         (unsigned)where.call, (unsigned)where.offset, (unsigned)where.depth);
+}
+
+static void mistakes(void) {
+  unsigned char buf[64];
+  struct YACWriterLevel levels[4];
+  struct YACWriter w;
+  /* {"tags": ["lab"], "id": 7} with the LIST's close forgotten: the MAP's
+   * close finds the LIST open. */
+  YACWriterInit(&w, buf, sizeof buf, levels, 4, NULL, 0);
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "tags");
+  YACWriterListOpen(&w);
+  YACWriterStrZ(&w, "lab");
+  YACWriterMapClose(&w);
+  report("LIST closed as a MAP", &w);
+  /* A container left open at the end. */
+  YACWriterInit(&w, buf, sizeof buf, levels, 4, NULL, 0);
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "tags");
+  YACWriterListOpen(&w);
+  report("LIST left open", &w);
+  /* Keys out of order, in a buffer too small for the document. */
+  YACWriterInit(&w, buf, 4, levels, 4, NULL, 0);
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "name");
+  YACWriterNIL(&w);
+  YACWriterStrZ(&w, "id");
+  report("keys out of order", &w);
+  /* Two roots: an outer LIST forgotten. */
+  YACWriterInit(&w, buf, sizeof buf, levels, 4, NULL, 0);
+  YACWriterUint(&w, 1);
+  YACWriterUint(&w, 2);
+  report("second root", &w);
+  /* A MAGIC is 12 bytes: pad a shorter one yourself. */
+  YACWriterInit(&w, buf, sizeof buf, levels, 4, NULL, 0);
+  YACWriterMagic(&w, (const unsigned char *)"cm/x", 4);
+  report("short MAGIC", &w);
 }
 
 /* 2: the tree builder. Returns the error; `*len` the encoded length. */
@@ -99,7 +152,7 @@ int main(int argc, char **argv) {
   unsigned char small[16], keys[32];
   struct YACWriterLevel levels[4];
   struct YACWriter w;
-  uint64_t len = 0, streamed = 0, i;
+  size_t len = 0, streamed = 0, i;
   size_t tree_len = 0;
   FILE *f;
   YACErr err;
@@ -112,7 +165,7 @@ int main(int argc, char **argv) {
   /* 1. Into a buffer. */
   YACWriterInit(&w, doc, sizeof doc, levels, 4, NULL, 0);
   write_doc(&w);
-  err = YACWriterFinish(&len, &w);
+  err = YACWriterFinish(&w, &len);
   if (err != YACErrNo) return fail("writer", err);
   printf("%u bytes:", (unsigned)len);
   for (i = 0; i < len; i++) printf(" %02X", doc[i]);
@@ -144,7 +197,7 @@ int main(int argc, char **argv) {
   YACWriterListOpen(&w);
   YACWriterStrZ(&w, "lab");
   YACWriterStrZ(&w, "east");
-  YACWriterClose(&w);
+  YACWriterListClose(&w);
   YACWriterStrZ(&w, "when");
   YACWriterUTC(&w, WHEN, 0);
   YACWriterStrZ(&w, "ratio");
@@ -155,11 +208,14 @@ int main(int argc, char **argv) {
   YACWriterSint(&w, 125);
   YACWriterStrZ(&w, "lo");
   YACWriterSint(&w, -40);
-  YACWriterClose(&w);
-  YACWriterClose(&w);
-  err = YACWriterFinish(&streamed, &w);
+  YACWriterMapClose(&w);
+  YACWriterMapClose(&w);
+  err = YACWriterFinish(&w, &streamed);
   if (fclose(f) != 0 && err == YACErrNo) err = YACErrInvalid;
   if (err != YACErrNo) return fail(argv[1], err);
   printf("streamed %u bytes to %s\n", (unsigned)streamed, argv[1]);
+
+  /* 4. Mistakes. */
+  mistakes();
   return 0;
 }

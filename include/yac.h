@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 #define YAC_VERSION_MAJOR 0
 #define YAC_VERSION_MINOR 3
@@ -74,6 +75,12 @@ enum YACErr
   YACErrNoMem = 20,
   // Bad argument: NULL pointer, index out of range, wrong node type.
   YACErrInvalid = 21,
+  // A writer finished with containers (or a BLOB) still open.
+  YACErrUnclosed = 22,
+  // A LIST closed as a MAP, or a MAP as a LIST.
+  YACErrWrongClose = 23,
+  // A second root item where one document was expected.
+  YACErrSecondRoot = 24,
 };
 #ifndef __cplusplus
 typedef uint32_t YACErr;
@@ -333,20 +340,85 @@ struct YACCursor {
   uint32_t reserved[4];
 };
 
-// A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
-// write items with the `YACWriter...` calls and end with
-// `YACWriterFinish`. Its content is internal (128 bytes on every target).
-struct YACWriter {
-  // Internal state: do not touch.
-  uint64_t reserved[16];
+// One open container on the writer's stack. The caller provides the
+// stack (an array of these, as deep as the documents nest); the header's
+// inline calls push and pop entries, the rest is internal. 24 bytes.
+//
+struct YACWriterLevel {
+  // The container's own fact: a MAP sorted on close, the stream
+  // position of its tag; a BLOB, its chunk length minus one.
+  uint64_t own;
+  // The enclosing container's `key` while this one is open.
+  uint64_t key;
+  // The enclosing container's `keyLen`.
+  uint32_t keyLen;
+  // The enclosing container's `top` (after this container took its
+  // place).
+  uint32_t top;
 };
 
-// One open container of a writer: give `YACWriterInit` an array of as
-// many as the documents nest deep (a LIST in a MAP is two). Internal
-// content, 24 bytes.
-struct YACWriterLevel {
+// The state the header's inline calls use. Fields in the order of the
+// inline calls' needs; the layout is asserted by the C library.
+//
+struct YACWriterHot {
+  // Calls made on the writer so far: the index of the next call.
+  uint64_t calls;
+  // Bytes in the output buffer.
+  size_t pos;
+  // The inline calls write `n` bytes only while `pos + n <= lim`: the
+  // buffer's size, or 0 when every call must go to the library (count
+  // only, out of room, an error).
+  size_t lim;
+  // The innermost MAP's previous key: its offset in the output buffer
+  // (or, for a MAP with keys in the key area, its slot there).
+  size_t key;
+  // Its length in bytes, 0 before the MAP's first key.
+  size_t keyLen;
+  // The innermost container's state (`YAC_WRITER_TOP_*`).
+  uint32_t top;
+  // Open containers.
+  uint32_t depth;
+  // Entries of the caller's level array.
+  uint32_t maxDepth;
+  // 1 when the writer keeps MAP keys in a key area, else 0.
+  uint32_t area;
+};
+
+// A streaming writer: set it up with `YACWriterInit` or
+// `YACWriterInitCount`, write items with the `YACWriter...` calls (or
+// their inline forms, `YACWriter...Inline`), and end with
+// `YACWriterFinish`.
+//
+// Lifetimes: the writer lives in caller memory and keeps pointers to the
+// output buffer, the array of `struct YACWriterLevel` (one per open
+// container: as deep as documents nest) and the optional key area that
+// `YACWriterInit` was given. They must stay valid, and be changed by no
+// one else, until the last call on the writer (reading the buffer between
+// calls is fine); the writer frees nothing.
+//
+// Errors: every call returns the writer's error after the call:
+// `YACErrNo`, or the first error met, which sticks (the call and every
+// later one then do nothing), so checking the result of
+// `YACWriterFinish` alone is enough; `YACWriterFailure` tells which call
+// failed and at what output offset. `YACErrNoMem` (the buffer is full)
+// is the exception: the writer writes nothing more but goes on counting
+// and checking, so that `YACWriterFinish` gives the exact size needed; a
+// refusal met later replaces it. The buffer's content is then
+// unspecified.
+//
+// The fields before `reserved` are the hot state that the header's inline
+// calls use: read them if you like (`hot.pos` is the bytes in the buffer),
+// never write them. The rest is internal. 192 bytes with 64-bit pointers,
+// 168 with 32-bit ones.
+struct YACWriter {
+  // The output buffer.
+  unsigned char *buf;
+  // The caller's level array.
+  struct YACWriterLevel *levels;
+  // The state the inline calls read and update.
+  struct YACWriterHot hot;
   // Internal state: do not touch.
-  uint64_t reserved[3];
+  uint64_t reserved[15];
 };
 
 // Flush callback of a streaming writer: receives `len` (> 0) bytes at
@@ -354,6 +426,22 @@ struct YACWriterLevel {
 // `YACErrNo` (0) on success; any other `YACErr` value becomes the
 // writer's sticky error (unknown values give `YACErrInvalid`).
 typedef uint32_t (*YACWriterFlushFn)(void *ctx, const unsigned char *buf, size_t len);
+
+// Where a writer's sticky error was met (`YACWriterFailure`).
+struct YACWriterFailure {
+  // The index of the refused call: 0 for the first call on the writer
+  // after `YACWriterInit` (every item call, inline or not, and
+  // `YACWriterFinish` count; the setup and query calls do not).
+  uint64_t call;
+  // The output offset where the refused item would have started.
+  uint64_t offset;
+  // Containers (and BLOBs) open at the refusal: at `YACWriterFinish`,
+  // how many were left open.
+  uint32_t depth;
+  // The innermost of them then: `YACItemList`, `YACItemMap` or
+  // `YACItemBlob`; `YACItemInvalid` (0) at the top level.
+  uint32_t open;
+};
 
 #ifdef __cplusplus
 extern "C" {
@@ -691,14 +779,25 @@ YACErr YACAtomListEncode(size_t *len, unsigned char *buf, size_t cap);
 YACErr YACAtomMapEncode(size_t *len, unsigned char *buf, size_t cap);
 
 // Encodes a BLOB header (9 bytes) for chunks of `chunkLen` bytes
-// (`chunkLen` 0 gives `YACErrInvalid`; the format's largest chunk length,
-// 2^64, cannot be asked for here). The chunks follow, written with
-// `YACAtomChunkEncode`: each of exactly `chunkLen` bytes, then a last,
-// shorter (possibly empty) one that ends the BLOB.
+// (`chunkLen` 0 gives `YACErrInvalid`; for the format's largest chunk
+// length, 2^64, use `YACAtomBlobEncodeMinus1`). The chunks follow,
+// written with `YACAtomChunkEncode`: each of exactly `chunkLen` bytes,
+// then a last, shorter (possibly empty) one that ends the BLOB.
 //
 // # Safety
 // As for `YACAtomEOCEncode`.
 YACErr YACAtomBlobEncode(size_t *len, unsigned char *buf, size_t cap, uint64_t chunkLen);
+
+// Encodes a BLOB header (9 bytes) for chunks of `chunkLenMinus1 + 1`
+// bytes, the wire's own field: every chunk length from 1 to 2^64 (then
+// `UINT64_MAX`). Otherwise as `YACAtomBlobEncode`.
+//
+// # Safety
+// As for `YACAtomEOCEncode`.
+YACErr YACAtomBlobEncodeMinus1(size_t *len,
+                               unsigned char *buf,
+                               size_t cap,
+                               uint64_t chunkLenMinus1);
 
 // Encodes a BIN of the `vLen` bytes at `v`.
 //
@@ -1452,20 +1551,24 @@ YACErr YACValidate(size_t *off,
 // `keysLen` bytes (NULL, 0 for none).
 //
 // MAP keys are checked against the MAP's previous key, kept in the key
-// area when there is one (each open MAP keeps its last key there: size it
-// to the sum, over the nesting levels, of the longest key at that level;
-// a key that does not fit gives `YACErrLenTooBig`), else read back from
-// the buffer. A flushing writer (`YACWriterSetFlush`) without a key area
-// therefore keeps each open MAP's last key in the buffer, which a large
-// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
-// Without the previous key at hand (only while nothing is written: when
-// counting), the order is not checked.
+// area when there is one (each open MAP keeps its last key there:
+// `YAC_WRITER_KEYS_SIZE(depth, longestKey)` bytes are enough for MAPs
+// nested `depth` deep with keys of at most `longestKey` bytes; a key that
+// does not fit gives `YACErrLenTooBig`), else read back from the buffer.
+// A flushing writer (`YACWriterSetFlush`) without a key area therefore
+// keeps each open MAP's last key in the buffer, which a large value under
+// a MAP may fill (`YACErrNoMem`): give streams a key area. A writer
+// without a key area that runs out of room uses its buffer as one from
+// then on: key order stays checked while the open MAPs' last keys fit in
+// the buffer.
 //
-// The whole buffer is the writer's: the bytes past those written may be
-// used as scratch (a few bytes are stored at once when there is room).
+// One document: a second root item gives `YACErrSecondRoot` (see
+// `YACWriterAllowSequence`). The whole buffer is the writer's: the bytes
+// past those written may be used as scratch (a few bytes are stored at
+// once when there is room).
 //
-// The writer keeps the four pointers: see the file's notes on lifetimes.
-// `w` may be uninitialised; an initialised one is reset.
+// The writer keeps the four pointers (see `struct YACWriter` on
+// lifetimes). `w` may be uninitialised; an initialised one is reset.
 //
 // Returns: `YACErrInvalid` for a NULL `w`, or a NULL region of non-zero
 // length.
@@ -1484,9 +1587,10 @@ YACErr YACWriterInit(struct YACWriter *w,
 
 // Initialises a count-only writer: nothing is written, every call is
 // checked as usual, and `YACWriterFinish` gives the document's size (to
-// size a buffer exactly). Parameters as for `YACWriterInit`; give a key
-// area to have key order checked too. MAPs sorted on close are counted
-// exactly, but their duplicate keys cannot be seen.
+// size a buffer exactly). Parameters as for `YACWriterInit`. Key order is
+// checked only with a key area (without one there is nowhere to keep the
+// previous keys). MAPs sorted on close are counted exactly, but their
+// duplicate keys cannot be seen.
 //
 // # Safety
 // As for `YACWriterInit`.
@@ -1508,24 +1612,45 @@ YACErr YACWriterInitCount(struct YACWriter *w,
 // `flushCtx` until the last call on the writer.
 YACErr YACWriterSetFlush(struct YACWriter *w, YACWriterFlushFn flush, void *flushCtx);
 
+// Lets `w` write a sequence of documents: any number of root items one
+// after another. Without it a second root item gives `YACErrSecondRoot`
+// (which catches a forgotten outer `YACWriterListOpen`); a new document
+// may still follow each `YACWriterFinish`. Call it after `YACWriterInit`
+// and before the first item (else `YACErrInvalid`).
+//
+// # Safety
+// `w` as for every writer call.
+YACErr YACWriterAllowSequence(struct YACWriter *w);
+
 // Ends the document(s) written so far: refuses containers or a BLOB left
-// open (`YACErrNotEnough`), hands the rest of the buffer to the flush
+// open (`YACErrUnclosed`; `YACWriterFailure` tells how many and the
+// innermost one's kind), hands the rest of the buffer to the flush
 // callback, and sets `*len` (if `len` is not NULL) to the total size in
 // bytes. After `YACErrNoMem`, `*len` is the size the buffer needs. The
 // writer may go on with another document afterwards.
 //
 // # Safety
 // `w` as for every writer call; `len` NULL or writable.
-YACErr YACWriterFinish(uint64_t *len, struct YACWriter *w);
+YACErr YACWriterFinish(struct YACWriter *w, size_t *len);
 
-// The writer's error: `YACErrNo`, or the first error met (see the file's
-// notes). `YACErrInvalid` for a NULL or uninitialised `w`.
+// The writer's error: `YACErrNo`, or the first error met (see `struct
+// YACWriter` on errors). `YACErrInvalid` for a NULL or uninitialised `w`.
+// Not a call on the writer: it counts for no `YACWriterFailure` index.
 //
 // # Safety
 // `w` as for every writer call.
 YACErr YACWriterError(struct YACWriter *w);
 
-// Opens a LIST; close it with `YACWriterClose`.
+// The writer's error, as `YACWriterError`, and where it was met: sets
+// `*outWhere` (if not NULL) to the refused call's index and output offset
+// and the containers open then. Without a refusal (`YACErrNo`,
+// `YACErrNoMem`) `*outWhere` is all zero.
+//
+// # Safety
+// `w` as for every writer call; `outWhere` NULL or writable.
+YACErr YACWriterFailure(struct YACWriter *w, struct YACWriterFailure *outWhere);
+
+// Opens a LIST; close it with `YACWriterListClose`.
 //
 // # Safety
 // The contract of every item call: `w` must be NULL or a writer set up by
@@ -1536,14 +1661,14 @@ YACErr YACWriterListOpen(struct YACWriter *w);
 
 // Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
 // keys in ascending order (length first, then bytewise); close it with
-// `YACWriterClose`. A key that is not a non-empty STR gives
+// `YACWriterMapClose`. A key that is not a non-empty STR gives
 // `YACErrMapBadKey`, one not above the previous key `YACErrMapUnordered`.
 //
 // # Safety
 // As for `YACWriterListOpen`.
 YACErr YACWriterMapOpen(struct YACWriter *w);
 
-// Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
+// Opens a MAP whose keys may come in any order: `YACWriterMapClose` sorts its
 // pairs in place in the buffer (an insertion sort: free when the keys
 // come in order, O(n^2) in the number of keys otherwise, no heap) and
 // refuses a duplicate key (`YACErrMapUnordered`, and the MAP is taken
@@ -1553,13 +1678,22 @@ YACErr YACWriterMapOpen(struct YACWriter *w);
 // As for `YACWriterListOpen`.
 YACErr YACWriterMapOpenSorted(struct YACWriter *w);
 
-// Closes the innermost LIST or MAP. Refused: nothing open
-// (`YACErrUnexpectedEOC`), a MAP whose last key has no value
+// Closes the innermost container, a LIST. Refused: nothing open
+// (`YACErrUnexpectedEOC`), a MAP (`YACErrWrongClose`), an open BLOB
+// (`YACErrBlobBadTerm`).
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterListClose(struct YACWriter *w);
+
+// Closes the innermost container, a MAP (sorted on close or not).
+// Refused: nothing open (`YACErrUnexpectedEOC`), a LIST
+// (`YACErrWrongClose`), a MAP whose last key has no value
 // (`YACErrMapNoVal`), an open BLOB (`YACErrBlobBadTerm`).
 //
 // # Safety
 // As for `YACWriterListOpen`.
-YACErr YACWriterClose(struct YACWriter *w);
+YACErr YACWriterMapClose(struct YACWriter *w);
 
 // Writes NIL.
 //
@@ -1653,21 +1787,33 @@ YACErr YACWriterBin(struct YACWriter *w, const unsigned char *v, size_t vLen);
 // As for `YACWriterListOpen`; `hexlet` readable for 16 bytes.
 YACErr YACWriterHexlet(struct YACWriter *w, const unsigned char *hexlet);
 
-// Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
-// `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
+// Writes a MAGIC: "KEKS" then the 12 bytes at `magic`: `magicLen` must be
+// 12 (pad a shorter magic with zero bytes yourself; another length gives
+// `YACErrInvalid`). Before a document's root it does not count as the
+// root.
 //
 // # Safety
 // As for `YACWriterListOpen`.
 YACErr YACWriterMagic(struct YACWriter *w, const unsigned char *magic, size_t magicLen);
 
-// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
-// then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
-// last, shorter one (possibly empty), which ends the BLOB. Anything else
-// before that gives `YACErrBlobBadTerm`.
+// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`;
+// for the format's largest chunk length, 2^64, use
+// `YACWriterBlobOpenMinus1`): then `YACWriterChunk` with chunks of
+// exactly `chunkLen` bytes, and a last, shorter one (possibly empty),
+// which ends the BLOB. Anything else before that gives
+// `YACErrBlobBadTerm`.
 //
 // # Safety
 // As for `YACWriterListOpen`.
 YACErr YACWriterBlobOpen(struct YACWriter *w, uint64_t chunkLen);
+
+// Opens a BLOB of chunks of `chunkLenMinus1 + 1` bytes, the wire's own
+// field: every chunk length from 1 to 2^64 (`UINT64_MAX`). Otherwise as
+// `YACWriterBlobOpen`.
+//
+// # Safety
+// As for `YACWriterListOpen`.
+YACErr YACWriterBlobOpenMinus1(struct YACWriter *w, uint64_t chunkLenMinus1);
 
 // Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or
 // shorter to end it (longer: `YACErrBlobBadChunk`; no BLOB open:
@@ -1976,10 +2122,366 @@ YAC_LAYOUT_CHECK(items_grow_ctx, offsetof(struct YACItems, growCtx) == YAC_P64(3
 YAC_LAYOUT_CHECK(items_reserved, offsetof(struct YACItems, reserved) == YAC_P64(40, 28));
 YAC_LAYOUT_CHECK(walk_size, sizeof(struct YACWalk) == 32);
 YAC_LAYOUT_CHECK(cursor_size, sizeof(struct YACCursor) == 16);
-YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == 128);
+YAC_LAYOUT_CHECK(writer_size, sizeof(struct YACWriter) == YAC_P64(192, 168));
+YAC_LAYOUT_CHECK(writer_levels, offsetof(struct YACWriter, levels) == YAC_P64(8, 4));
+YAC_LAYOUT_CHECK(writer_hot, offsetof(struct YACWriter, hot) == YAC_P64(16, 8));
+YAC_LAYOUT_CHECK(writer_reserved, offsetof(struct YACWriter, reserved) == YAC_P64(72, 48));
+YAC_LAYOUT_CHECK(writer_hot_size, sizeof(struct YACWriterHot) == YAC_P64(56, 40));
+YAC_LAYOUT_CHECK(writer_hot_pos, offsetof(struct YACWriterHot, pos) == 8);
+YAC_LAYOUT_CHECK(writer_hot_lim, offsetof(struct YACWriterHot, lim) == YAC_P64(16, 12));
+YAC_LAYOUT_CHECK(writer_hot_key, offsetof(struct YACWriterHot, key) == YAC_P64(24, 16));
+YAC_LAYOUT_CHECK(writer_hot_key_len, offsetof(struct YACWriterHot, keyLen) == YAC_P64(32, 20));
+YAC_LAYOUT_CHECK(writer_hot_top, offsetof(struct YACWriterHot, top) == YAC_P64(40, 24));
+YAC_LAYOUT_CHECK(writer_hot_depth, offsetof(struct YACWriterHot, depth) == YAC_P64(44, 28));
+YAC_LAYOUT_CHECK(writer_hot_max_depth, offsetof(struct YACWriterHot, maxDepth) == YAC_P64(48, 32));
+YAC_LAYOUT_CHECK(writer_hot_area, offsetof(struct YACWriterHot, area) == YAC_P64(52, 36));
 YAC_LAYOUT_CHECK(writer_level_size, sizeof(struct YACWriterLevel) == 24);
+YAC_LAYOUT_CHECK(writer_level_key, offsetof(struct YACWriterLevel, key) == 8);
+YAC_LAYOUT_CHECK(writer_level_key_len, offsetof(struct YACWriterLevel, keyLen) == 16);
+YAC_LAYOUT_CHECK(writer_level_top, offsetof(struct YACWriterLevel, top) == 20);
+YAC_LAYOUT_CHECK(writer_failure_size, sizeof(struct YACWriterFailure) == 24);
+YAC_LAYOUT_CHECK(writer_failure_depth, offsetof(struct YACWriterFailure, depth) == 16);
 YAC_LAYOUT_CHECK(arena_size, sizeof(struct YACArena) == YAC_P64(24, 12));
 YAC_LAYOUT_CHECK(arena_cap, offsetof(struct YACArena, cap) == YAC_P64(8, 4));
 YAC_LAYOUT_CHECK(arena_len, offsetof(struct YACArena, len) == YAC_P64(16, 8));
+
+/* ------------------------------------------------------------------------
+ * Inline writer calls: YACWriterUint's (and the others') twins for the
+ * common writes, so that a document of small items makes no library call
+ * for them.
+ *
+ * Each YACWriter...Inline call gives exactly what its exported twin gives,
+ * bytes, state and errors: it writes inline, on the public hot state of
+ * struct YACWriter, when the buffer has room and the innermost container
+ * takes the item directly (a LIST; a MAP value; a MAP key that is above
+ * the previous key, with no key area), for +INT/-INT fitting 64 bits, NIL,
+ * TRUE/FALSE, LIST and MAP open and close, ASCII STR and BIN of up to 316
+ * bytes; and calls the exported twin for everything else (the top level,
+ * BLOBs, MAPs sorted on close or with a key area, no room, flushing,
+ * non-ASCII text, every error). c-tests/test_writer_inline.c holds each
+ * pair together on a corpus of documents and mistakes.
+ *
+ * Pointers: `w` NULL (then the exported twin says YACErrInvalid) or a
+ * writer set up by YACWriterInit or YACWriterInitCount; bytes as for the
+ * exported twin.
+ * ---------------------------------------------------------------------- */
+
+/* The innermost container's states that the inline calls handle
+ * (struct YACWriterHot.top): a LIST; a MAP whose next item is a key, its
+ * previous key (keyLen bytes, none when 0) in the buffer at `key`; a MAP
+ * whose next item is a value. Bit 0 of any state: a value may come. */
+#define YAC_WRITER_TOP_LIST 1u
+#define YAC_WRITER_TOP_MAP_KEY 2u
+#define YAC_WRITER_TOP_MAP_VAL 3u
+
+/* A key area big enough for MAPs nested up to `depth` deep with keys of up
+ * to `longestKey` bytes (each open MAP keeps its last key in its slot). */
+#define YAC_WRITER_KEYS_SIZE(depth, longestKey) ((size_t)(depth) * (size_t)(longestKey))
+
+/* The longest STR/BIN payload the inline calls write (a header of 1 or 2
+ * bytes). */
+#define YAC_WRITER_INLINE_MAX 316u
+
+/* The inline calls are inlined whatever the compiler's size estimate. */
+#if defined(__GNUC__)
+#define YAC_WRITER_INLINE static inline __attribute__((always_inline))
+#else
+#define YAC_WRITER_INLINE static inline
+#endif
+
+/* The state after a value in state `top`: a MAP value makes a key due; a
+ * LIST stays a LIST. Not API. */
+static inline uint32_t YACWriterAfterValue_(uint32_t top) {
+  return top == YAC_WRITER_TOP_LIST ? top : top & ~1u;
+}
+
+/* Bits set in `x` when one of its bytes is not ASCII without NUL (0 or
+ * above 0x7F): in the top bit of some byte. Not API. */
+static inline uint64_t YACWriterBad_(uint64_t x, uint64_t ones) {
+  return x | ((x - ones) & ~x);
+}
+
+/* Copies the `len` bytes at `s` to `d` (which has room for them) and
+ * says whether they are ASCII without NUL: small lengths with a few
+ * overlapping loads, as a small memcpy does. Not API.
+ * Pointers: valid for the lengths given (the callers check). */
+static inline bool YACWriterCopyAscii_(unsigned char *d, const unsigned char *s, size_t len) {
+  const uint64_t ones = 0x0101010101010101u;
+  uint64_t bad;
+  if (len >= 8) {
+    uint64_t a, b;
+    size_t i;
+    bad = 0;
+    for (i = 0; i + 8 < len; i += 8) {
+      memcpy(&a, s + i, 8);
+      memcpy(d + i, &a, 8);
+      bad |= YACWriterBad_(a, ones);
+    }
+    memcpy(&b, s + len - 8, 8);
+    memcpy(d + len - 8, &b, 8);
+    bad |= YACWriterBad_(b, ones);
+  } else if (len >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + len - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + len - 4, &b, 4);
+    bad = YACWriterBad_(((uint64_t)a << 32) | b, ones);
+  } else if (len > 0) {
+    uint64_t a = s[0], b = s[len / 2], c = s[len - 1];
+    d[0] = (unsigned char)a;
+    d[len / 2] = (unsigned char)b;
+    d[len - 1] = (unsigned char)c;
+    bad = YACWriterBad_(a | (b << 8) | (c << 16) | (ones << 24), ones);
+  } else {
+    bad = 0;
+  }
+  return (bad & (ones << 7)) == 0;
+}
+
+/* Writes the +INT/-INT atom of tag `t` and magnitude `m` at `p`, which has
+ * room for 10 bytes; returns its length. Not API.
+ * Pointers: valid for the lengths given (the callers check). */
+static inline size_t YACWriterIntAt_(unsigned char *p, uint8_t t, uint64_t m) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* The magnitude's n bytes moved to the top of a word, stored big-endian
+   * in one go (the bytes after the n are scratch). */
+  size_t n = m != 0 ? (size_t)((71 - __builtin_clzll(m)) >> 3) : 0;
+  uint64_t be = __builtin_bswap64(m << ((64 - 8 * n) & 63));
+  memcpy(p + 2, &be, 8);
+#else
+  size_t n = 0, i;
+  uint64_t x;
+  for (x = m; x != 0; x >>= 8) {
+    n++;
+  }
+  for (i = 0; i < n; i++) {
+    p[2 + i] = (unsigned char)(m >> (8 * (n - 1 - i)));
+  }
+#endif
+  p[0] = t;
+  p[1] = (unsigned char)(0x80u | n);
+  return 2 + n;
+}
+
+/* The end of every inline write: the new position and state, and one
+ * more call. Not API. Pointers: valid for the lengths given (the callers check). */
+YAC_WRITER_INLINE YACErr YACWriterCommit_(struct YACWriter *w, size_t pos, uint32_t top) {
+  w->hot.pos = pos;
+  w->hot.top = top;
+  w->hot.calls++;
+  return YACErrNo;
+}
+
+/* Whether `w` takes a value of `n` bytes here: a LIST or a MAP's value,
+ * and room. Not API. Pointers: valid for the lengths given (the callers check). */
+static inline bool YACWriterValueFits_(const struct YACWriter *w, uint32_t top, size_t pos,
+                                       size_t n) {
+  return (top & 1u) != 0 && pos + n <= w->hot.lim;
+}
+
+/* YACWriterUint, inline for a value in a LIST or MAP. Pointers: as for YACWriterUint. */
+YAC_WRITER_INLINE YACErr YACWriterUintInline(struct YACWriter *w, uint64_t v) {
+  if (w != NULL) {
+    uint32_t top = w->hot.top;
+    size_t pos = w->hot.pos;
+    if (YACWriterValueFits_(w, top, pos, 10)) {
+      size_t n = YACWriterIntAt_(w->buf + pos, 0x0C, v);
+      return YACWriterCommit_(w, pos + n, YACWriterAfterValue_(top));
+    }
+  }
+  return YACWriterUint(w, v);
+}
+
+/* YACWriterSint, inline for a value in a LIST or MAP. Pointers: as for YACWriterSint. */
+YAC_WRITER_INLINE YACErr YACWriterSintInline(struct YACWriter *w, int64_t v) {
+  if (w != NULL) {
+    uint32_t top = w->hot.top;
+    size_t pos = w->hot.pos;
+    if (YACWriterValueFits_(w, top, pos, 10)) {
+      /* -1 - v, the magnitude of a negative v, is ~v. */
+      uint64_t m = v < 0 ? ~(uint64_t)v : (uint64_t)v;
+      size_t n = YACWriterIntAt_(w->buf + pos, v < 0 ? 0x0D : 0x0C, m);
+      return YACWriterCommit_(w, pos + n, YACWriterAfterValue_(top));
+    }
+  }
+  return YACWriterSint(w, v);
+}
+
+/* A one-byte atom `b`, inline for a value in a LIST or MAP; `false` when
+ * the library must write it. Not API. Pointers: valid for the lengths given (the callers check). */
+static inline bool YACWriterByte_(struct YACWriter *w, unsigned char b) {
+  if (w != NULL) {
+    uint32_t top = w->hot.top;
+    size_t pos = w->hot.pos;
+    if (YACWriterValueFits_(w, top, pos, 1)) {
+      w->buf[pos] = b;
+      YACWriterCommit_(w, pos + 1, YACWriterAfterValue_(top));
+      return true;
+    }
+  }
+  return false;
+}
+
+/* YACWriterNIL, inline for a value in a LIST or MAP. Pointers: as for YACWriterNIL. */
+YAC_WRITER_INLINE YACErr YACWriterNILInline(struct YACWriter *w) {
+  return YACWriterByte_(w, 0x01) ? YACErrNo : YACWriterNIL(w);
+}
+
+/* YACWriterBool, inline for a value in a LIST or MAP. Pointers: as for YACWriterBool. */
+YAC_WRITER_INLINE YACErr YACWriterBoolInline(struct YACWriter *w, bool v) {
+  return YACWriterByte_(w, v ? 0x03 : 0x02) ? YACErrNo : YACWriterBool(w, v);
+}
+
+/* Writes the header of a STR/BIN (`base` 0xC0 or 0x80) of `len` (at most
+ * YAC_WRITER_INLINE_MAX) bytes at `p`; returns its length. Not API.
+ * Pointers: valid for the lengths given (the callers check). */
+static inline size_t YACWriterHeadAt_(unsigned char *p, unsigned base, size_t len) {
+  if (len < 61) {
+    p[0] = (unsigned char)(base | len);
+    return 1;
+  }
+  p[0] = (unsigned char)(base | 61u);
+  p[1] = (unsigned char)(len - 61);
+  return 2;
+}
+
+/* YACWriterBin, inline for a value of up to YAC_WRITER_INLINE_MAX bytes in
+ * a LIST or MAP. Pointers: as for YACWriterBin. */
+YAC_WRITER_INLINE YACErr YACWriterBinInline(struct YACWriter *w, const unsigned char *v, size_t vLen) {
+  if (w != NULL && v != NULL && vLen <= YAC_WRITER_INLINE_MAX) {
+    uint32_t top = w->hot.top;
+    size_t pos = w->hot.pos;
+    if (YACWriterValueFits_(w, top, pos, 2 + vLen)) {
+      unsigned char *p = w->buf + pos;
+      size_t h = YACWriterHeadAt_(p, 0x80u, vLen);
+      memcpy(p + h, v, vLen);
+      return YACWriterCommit_(w, pos + h + vLen, YACWriterAfterValue_(top));
+    }
+  }
+  return YACWriterBin(w, v, vLen);
+}
+
+/* Whether key `s` of `len` (> 0) bytes is above the previous key of
+ * `prevLen` bytes at `prev` (length first, then bytewise; any key is above
+ * none). Not API. Pointers: valid for the lengths given (the callers check). */
+static inline bool YACWriterKeyAbove_(const unsigned char *s, size_t len,
+                                      const unsigned char *prev, size_t prevLen) {
+  size_t i;
+  if (len != prevLen || len > 8) {
+    return len > prevLen || (len == prevLen && memcmp(s, prev, len) > 0);
+  }
+  for (i = 0; i < len; i++) {
+    if (s[i] != prev[i]) {
+      return s[i] > prev[i];
+    }
+  }
+  return false;
+}
+
+/* YACWriterStr, inline for ASCII text without NUL of up to
+ * YAC_WRITER_INLINE_MAX bytes: a value in a LIST or MAP, or a MAP key
+ * above the previous one (no key area). The text is copied first (past
+ * the bytes written, the buffer is scratch), checked as it is. Pointers: as for YACWriterStr. */
+YAC_WRITER_INLINE YACErr YACWriterStrInline(struct YACWriter *w, const char *s, size_t sLen) {
+  if (w != NULL && s != NULL && sLen <= YAC_WRITER_INLINE_MAX) {
+    uint32_t top = w->hot.top;
+    size_t pos = w->hot.pos;
+    unsigned char *p = w->buf + pos;
+    const unsigned char *u = (const unsigned char *)s;
+    if (pos + 2 + sLen > w->hot.lim) {
+      /* The library's. */
+    } else if ((top & 1u) != 0) {
+      size_t h = YACWriterHeadAt_(p, 0xC0u, sLen);
+      if (YACWriterCopyAscii_(p + h, u, sLen)) {
+        return YACWriterCommit_(w, pos + h + sLen, YACWriterAfterValue_(top));
+      }
+    } else if (top == YAC_WRITER_TOP_MAP_KEY && sLen > 0 &&
+               YACWriterKeyAbove_(u, sLen, w->buf + w->hot.key, w->hot.keyLen)) {
+      size_t h = YACWriterHeadAt_(p, 0xC0u, sLen);
+      if (YACWriterCopyAscii_(p + h, u, sLen)) {
+        w->hot.key = pos + h;
+        w->hot.keyLen = sLen;
+        return YACWriterCommit_(w, pos + h + sLen, YAC_WRITER_TOP_MAP_VAL);
+      }
+    }
+  }
+  return YACWriterStr(w, s, sLen);
+}
+
+/* Opens a container of tag `t` whose first state is `top`, when `w` takes
+ * one here (a LIST or a MAP's value, a free level, room); `false` when the
+ * library must. Not API. Pointers: valid for the lengths given (the callers check). */
+YAC_WRITER_INLINE bool YACWriterPush_(struct YACWriter *w, unsigned char t, uint32_t top) {
+  uint32_t outer = w->hot.top, d = w->hot.depth;
+  size_t pos = w->hot.pos;
+  if (YACWriterValueFits_(w, outer, pos, 1) && d < w->hot.maxDepth) {
+    struct YACWriterLevel *l = w->levels + d;
+    size_t key = w->hot.key, keyLen = w->hot.keyLen;
+    w->buf[pos] = t;
+    l->key = key;
+    l->keyLen = (uint32_t)keyLen;
+    l->top = YACWriterAfterValue_(outer);
+    w->hot.depth = d + 1;
+    w->hot.keyLen = 0;
+    YACWriterCommit_(w, pos + 1, top);
+    return true;
+  }
+  return false;
+}
+
+/* YACWriterListOpen, inline in a LIST or as a MAP value. Pointers: as for YACWriterListOpen. */
+YAC_WRITER_INLINE YACErr YACWriterListOpenInline(struct YACWriter *w) {
+  if (w != NULL && YACWriterPush_(w, 0x08, YAC_WRITER_TOP_LIST)) {
+    return YACErrNo;
+  }
+  return YACWriterListOpen(w);
+}
+
+/* YACWriterMapOpen, inline in a LIST or as a MAP value (no key area).
+ * Pointers: as for YACWriterMapOpen. */
+YAC_WRITER_INLINE YACErr YACWriterMapOpenInline(struct YACWriter *w) {
+  if (w != NULL && w->hot.area == 0 && YACWriterPush_(w, 0x09, YAC_WRITER_TOP_MAP_KEY)) {
+    return YACErrNo;
+  }
+  return YACWriterMapOpen(w);
+}
+
+/* Closes the innermost container, in state `top` (an EOC), when there is
+ * room, and brings back the enclosing one's state; `false` when the
+ * library must. Not API. Pointers: valid for the lengths given (the callers check). */
+YAC_WRITER_INLINE bool YACWriterPop_(struct YACWriter *w, uint32_t top) {
+  size_t pos = w->hot.pos;
+  if (w->hot.top == top && pos < w->hot.lim) {
+    uint32_t d = w->hot.depth - 1;
+    const struct YACWriterLevel *l = w->levels + d;
+    uint64_t key = l->key;
+    uint32_t keyLen = l->keyLen, outer = l->top;
+    w->buf[pos] = 0x00;
+    w->hot.depth = d;
+    w->hot.key = (size_t)key;
+    w->hot.keyLen = keyLen;
+    YACWriterCommit_(w, pos + 1, outer);
+    return true;
+  }
+  return false;
+}
+
+/* YACWriterListClose, inline. Pointers: as for YACWriterListClose. */
+YAC_WRITER_INLINE YACErr YACWriterListCloseInline(struct YACWriter *w) {
+  if (w != NULL && YACWriterPop_(w, YAC_WRITER_TOP_LIST)) {
+    return YACErrNo;
+  }
+  return YACWriterListClose(w);
+}
+
+/* YACWriterMapClose, inline for a MAP after a value (no key area, not
+ * sorted on close). Pointers: as for YACWriterMapClose. */
+YAC_WRITER_INLINE YACErr YACWriterMapCloseInline(struct YACWriter *w) {
+  if (w != NULL && YACWriterPop_(w, YAC_WRITER_TOP_MAP_KEY)) {
+    return YACErrNo;
+  }
+  return YACWriterMapClose(w);
+}
 
 #endif /* YAC_H */

@@ -54,7 +54,7 @@ fn run_on(exe: &Path, file: &Path) -> (i32, String, String) {
 /// A document of every printable kind, then a second item (TRUE).
 fn sample() -> Vec<u8> {
     let mut buf = vec![0u8; 4096];
-    let mut w = Writer::new(&mut buf);
+    let mut w = Writer::new(&mut buf).sequence();
     let hexlet = [
         0x0e, 0x87, 0x5e, 0x3f, 0xd3, 0x85, 0x49, 0xeb, 0x87, 0xb4, 0xbe, 0x42, 0xd6, 0x41, 0xc3,
         0x67,
@@ -83,7 +83,7 @@ fn sample() -> Vec<u8> {
         w.str("f16")?;
         w.float(1.5)?;
         w.str("mag")?;
-        w.magic(b"cm/x")?;
+        w.magic(b"cm/x\0\0\0\0\0\0\0\0")?;
         w.str("nil")?;
         w.nil()?;
         w.eoc()?;
@@ -148,7 +148,7 @@ fn write(setup: &Setup, mode: Mode) {
         w.list()?;
         w.str("lab")?;
         w.str("east")?;
-        w.eoc()?;
+        w.list_close()?;
         w.str("when")?;
         w.tai64_utc(1_732_105_148, 0)?;
         w.str("ratio")?;
@@ -159,8 +159,8 @@ fn write(setup: &Setup, mode: Mode) {
         w.sint(125)?;
         w.str("lo")?;
         w.sint(-40)?;
-        w.eoc()?;
-        w.eoc()
+        w.map_close()?;
+        w.map_close()
     })()
     .expect("document writes");
     let n = w.finish().expect("balanced");
@@ -174,11 +174,59 @@ fn write(setup: &Setup, mode: Mode) {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "{n} bytes:{hex}\nbuilder: same bytes\nstreamed {n} bytes to {}\n",
-            path.display()
+            "{n} bytes:{hex}\nbuilder: same bytes\nstreamed {n} bytes to {}\n{}",
+            path.display(),
+            write_mistakes()
         )
     );
     assert_eq!(fs::read(&path).expect("written file"), want);
+}
+
+/// What `write.c` prints for its mistakes, from the Rust writer given the
+/// same calls.
+fn write_mistakes() -> String {
+    type Calls = fn(&mut Writer<'_>) -> Result<(), yac::Error>;
+    let cases: [(&str, usize, Calls); 5] = [
+        ("LIST closed as a MAP", 64, |w| {
+            w.map()?;
+            w.str("tags")?;
+            w.list()?;
+            w.str("lab")?;
+            w.map_close()
+        }),
+        ("LIST left open", 64, |w| {
+            w.map()?;
+            w.str("tags")?;
+            w.list()
+        }),
+        ("keys out of order", 4, |w| {
+            w.map()?;
+            w.str("name")?;
+            w.nil()?;
+            w.str("id")
+        }),
+        ("second root", 64, |w| {
+            w.uint(1)?;
+            w.uint(2)
+        }),
+        ("short MAGIC", 64, |w| w.magic(b"cm/x")),
+    ];
+    let mut text = String::new();
+    for (name, cap, calls) in cases {
+        let mut buf = vec![0u8; cap];
+        let mut w = Writer::new(&mut buf);
+        let _ = calls(&mut w);
+        let err = w.finish().expect_err("a mistake");
+        let f = w.failure().expect("a refusal");
+        text += &format!(
+            "{name}: {} (call {}, offset {}, depth {})\n",
+            err.as_str(),
+            f.call,
+            f.offset,
+            f.depth
+        );
+    }
+    text
 }
 
 fn print_tree(setup: &Setup, mode: Mode) {
@@ -278,7 +326,7 @@ fn stream_atoms(setup: &Setup, mode: Mode) {
     // The sample, then a BIN far longer than the 7-byte reads and a STR.
     let mut doc = sample();
     let mut tail = vec![0u8; 2000];
-    let mut w = Writer::new(&mut tail);
+    let mut w = Writer::new(&mut tail).sequence();
     w.bin(&[0xAB; 1000]).expect("BIN encodes");
     w.str("end").expect("STR encodes");
     let n = w.position();

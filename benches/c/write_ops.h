@@ -54,59 +54,60 @@ static void write_ops_fail(const char *who, const char *why) {
     exit(2);
 }
 
-/* libyac: one writer call per item. */
+/* libyac: one writer call per item, through the header's inline calls
+ * (which call the library for what they do not handle). */
 static void yac_write_obj(struct YACWriter *w, const msgpack_object *o) {
-    uint32_t i;
-    switch (o->type) {
-    case MSGPACK_OBJECT_NIL:
-        YACWriterNIL(w);
-        break;
-    case MSGPACK_OBJECT_BOOLEAN:
-        YACWriterBool(w, o->via.boolean);
-        break;
-    case MSGPACK_OBJECT_POSITIVE_INTEGER:
-        YACWriterUint(w, o->via.u64);
-        break;
-    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
-        YACWriterSint(w, o->via.i64);
-        break;
-    case MSGPACK_OBJECT_STR:
-        YACWriterStr(w, o->via.str.ptr, o->via.str.size);
-        break;
-    case MSGPACK_OBJECT_ARRAY:
-        YACWriterListOpen(w);
-        for (i = 0; i < o->via.array.size; i++) {
-            yac_write_obj(w, &o->via.array.ptr[i]);
-        }
-        YACWriterClose(w);
-        break;
-    case MSGPACK_OBJECT_MAP:
-        YACWriterMapOpen(w);
-        for (i = 0; i < o->via.map.size; i++) {
-            const msgpack_object_str *k = &o->via.map.ptr[i].key.via.str;
-            YACWriterStr(w, k->ptr, k->size);
-            yac_write_obj(w, &o->via.map.ptr[i].val);
-        }
-        YACWriterClose(w);
-        break;
-    default:
-        write_ops_fail("YACWriter", "a type the documents do not have");
+  uint32_t i;
+  switch (o->type) {
+  case MSGPACK_OBJECT_NIL:
+    YACWriterNILInline(w);
+    break;
+  case MSGPACK_OBJECT_BOOLEAN:
+    YACWriterBoolInline(w, o->via.boolean);
+    break;
+  case MSGPACK_OBJECT_POSITIVE_INTEGER:
+    YACWriterUintInline(w, o->via.u64);
+    break;
+  case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+    YACWriterSintInline(w, o->via.i64);
+    break;
+  case MSGPACK_OBJECT_STR:
+    YACWriterStrInline(w, o->via.str.ptr, o->via.str.size);
+    break;
+  case MSGPACK_OBJECT_ARRAY:
+    YACWriterListOpenInline(w);
+    for (i = 0; i < o->via.array.size; i++) {
+      yac_write_obj(w, &o->via.array.ptr[i]);
     }
+    YACWriterListCloseInline(w);
+    break;
+  case MSGPACK_OBJECT_MAP:
+    YACWriterMapOpenInline(w);
+    for (i = 0; i < o->via.map.size; i++) {
+      const msgpack_object_str *k = &o->via.map.ptr[i].key.via.str;
+      YACWriterStrInline(w, k->ptr, k->size);
+      yac_write_obj(w, &o->via.map.ptr[i].val);
+    }
+    YACWriterMapCloseInline(w);
+    break;
+  default:
+    write_ops_fail("YACWriter", "a type the documents do not have");
+  }
 }
 
 /* The whole document with libyac's writer; returns its length. */
 static uint64_t yac_write_doc(const msgpack_object *o, unsigned char *out, size_t cap) {
-    struct YACWriterLevel levels[WRITE_OPS_MAX_DEPTH];
-    struct YACWriter w;
-    uint64_t len = 0;
-    YACErr e;
-    YACWriterInit(&w, out, cap, levels, WRITE_OPS_MAX_DEPTH, NULL, 0);
-    yac_write_obj(&w, o);
-    e = YACWriterFinish(&len, &w);
-    if (e != YACErrNo) {
-        write_ops_fail("YACWriterFinish", YACErr2Str(e));
-    }
-    return len;
+  struct YACWriterLevel levels[WRITE_OPS_MAX_DEPTH];
+  struct YACWriter w;
+  size_t len = 0;
+  YACErr e;
+  YACWriterInit(&w, out, cap, levels, WRITE_OPS_MAX_DEPTH, NULL, 0);
+  yac_write_obj(&w, o);
+  e = YACWriterFinish(&w, &len);
+  if (e != YACErrNo) {
+    write_ops_fail("YACWriterFinish", YACErr2Str(e));
+  }
+  return len;
 }
 
 /* msgpack-c: the msgpack_pack_* call of each item. */

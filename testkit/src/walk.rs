@@ -10,8 +10,9 @@ use super::reference::{key_less, Kind, RefAtom, RefError, MAX_DEPTH};
 use yac::atom::{decode, Atom};
 use yac::Error;
 
-/// The `yac::Error` class as a reference [`Kind`]. `NoMem` and `Invalid`
-/// are not decoding outcomes: getting one from the atom decoder is a bug.
+/// The `yac::Error` class as a reference [`Kind`]. `NoMem`, `Invalid` and
+/// the writer's refusals are not decoding outcomes: getting one from the
+/// atom decoder is a bug.
 pub fn kind_of(e: Error) -> Kind {
     match e {
         Error::NotEnough(n) => Kind::NotEnough(n),
@@ -33,7 +34,9 @@ pub fn kind_of(e: Error) -> Kind {
         Error::MapUnordered => Kind::MapUnordered,
         Error::UnexpectedEoc => Kind::UnexpectedEoc,
         Error::DeepRecursion => Kind::DeepRecursion,
-        Error::NoMem | Error::Invalid => panic!("atom decoder returned {e:?}"),
+        Error::NoMem | Error::Invalid | Error::Unclosed | Error::WrongClose | Error::SecondRoot => {
+            panic!("atom decoder returned {e:?}")
+        }
     }
 }
 

@@ -512,7 +512,7 @@ mod tests {
     fn container_and_blob_vectors() {
         let doc = |f: &dyn Fn(&mut Writer<'_>) -> Result<(), Error>| {
             let mut buf = [0u8; 64];
-            let mut w = Writer::new(&mut buf);
+            let mut w = Writer::new(&mut buf).sequence();
             f(&mut w).unwrap();
             w.written().to_vec()
         };
@@ -569,7 +569,7 @@ mod tests {
                 w.bin(b"5")
             }), "0B 0000000000000001 82 3132 82 3334 81 35"),
             (doc(&|w| {
-                w.magic(b"cm/pub")?;
+                w.magic(b"cm/pub\0\0\0\0\0\0")?;
                 w.sint(-257)?;
                 w.sint(256)?;
                 w.bigint(true, &[0, 0, 1, 0])?;

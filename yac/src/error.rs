@@ -54,6 +54,13 @@ pub enum Error {
     NoMem,
     /// A bad argument: NULL pointer, index out of range, wrong node type.
     Invalid,
+    /// A writer finished with containers (or a BLOB) still open.
+    Unclosed,
+    /// A close of the other kind of container: a LIST closed as a MAP or
+    /// a MAP as a LIST.
+    WrongClose,
+    /// A second root item where one document was expected.
+    SecondRoot,
 }
 
 impl Error {
@@ -81,13 +88,16 @@ impl Error {
             Error::DeepRecursion => "nesting deeper than the limit",
             Error::NoMem => "not enough room",
             Error::Invalid => "invalid argument",
+            Error::Unclosed => "containers left open at the end",
+            Error::WrongClose => "close of the other kind of container",
+            Error::SecondRoot => "a second root item",
         }
     }
 }
 
 impl Error {
     /// Every error, in the order of their codes (1, 2, ...).
-    const ALL: [Error; 21] = [
+    const ALL: [Error; 24] = [
         Error::NotEnough(1),
         Error::UnknownType,
         Error::LenTooBig,
@@ -109,9 +119,12 @@ impl Error {
         Error::DeepRecursion,
         Error::NoMem,
         Error::Invalid,
+        Error::Unclosed,
+        Error::WrongClose,
+        Error::SecondRoot,
     ];
 
-    /// The error's stable number, 1..=21 (the C API's `YACErr` value; 0 is
+    /// The error's stable number, 1..=24 (the C API's `YACErr` value; 0 is
     /// success). `NotEnough` loses its count.
     pub fn code(self) -> u32 {
         let same = |e: &Error| core::mem::discriminant(e) == core::mem::discriminant(&self);
@@ -209,6 +222,6 @@ mod tests {
         }
         assert_eq!(Error::NotEnough(7).code(), 1);
         assert_eq!(Error::from_code(0), None);
-        assert_eq!(Error::from_code(22), None);
+        assert_eq!(Error::from_code(Error::ALL.len() as u32 + 1), None);
     }
 }

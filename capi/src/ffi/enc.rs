@@ -247,10 +247,10 @@ pub unsafe extern "C" fn YACAtomMapEncode(
 }
 
 /// Encodes a BLOB header (9 bytes) for chunks of `chunkLen` bytes
-/// (`chunkLen` 0 gives `YACErrInvalid`; the format's largest chunk length,
-/// 2^64, cannot be asked for here). The chunks follow, written with
-/// `YACAtomChunkEncode`: each of exactly `chunkLen` bytes, then a last,
-/// shorter (possibly empty) one that ends the BLOB.
+/// (`chunkLen` 0 gives `YACErrInvalid`; for the format's largest chunk
+/// length, 2^64, use `YACAtomBlobEncodeMinus1`). The chunks follow,
+/// written with `YACAtomChunkEncode`: each of exactly `chunkLen` bytes,
+/// then a last, shorter (possibly empty) one that ends the BLOB.
 ///
 /// # Safety
 /// As for `YACAtomEOCEncode`.
@@ -261,14 +261,32 @@ pub unsafe extern "C" fn YACAtomBlobEncode(
     cap: usize,
     chunkLen: u64,
 ) -> YACErr {
-    let atom = match chunkLen.checked_sub(1) {
-        Some(chunk_len_minus_one) => Ok(Atom::Blob {
-            chunk_len_minus_one,
-        }),
-        None => Err(YACErr::YACErrInvalid),
+    match chunkLen.checked_sub(1) {
+        // SAFETY: this function's contract is the callee's.
+        Some(m) => unsafe { YACAtomBlobEncodeMinus1(len, buf, cap, m) },
+        // SAFETY: this function's contract is emit_atom's.
+        None => unsafe { emit_atom(len, buf, cap, Err(YACErr::YACErrInvalid)) },
+    }
+}
+
+/// Encodes a BLOB header (9 bytes) for chunks of `chunkLenMinus1 + 1`
+/// bytes, the wire's own field: every chunk length from 1 to 2^64 (then
+/// `UINT64_MAX`). Otherwise as `YACAtomBlobEncode`.
+///
+/// # Safety
+/// As for `YACAtomEOCEncode`.
+#[no_mangle]
+pub unsafe extern "C" fn YACAtomBlobEncodeMinus1(
+    len: *mut usize,
+    buf: *mut c_uchar,
+    cap: usize,
+    chunkLenMinus1: u64,
+) -> YACErr {
+    let atom = Atom::Blob {
+        chunk_len_minus_one: chunkLenMinus1,
     };
     // SAFETY: this function's contract is emit_atom's.
-    unsafe { emit_atom(len, buf, cap, atom) }
+    unsafe { emit_atom(len, buf, cap, Ok(atom)) }
 }
 
 /// Encodes a BIN of the `vLen` bytes at `v`.

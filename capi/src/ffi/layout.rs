@@ -10,9 +10,10 @@ use super::atom::{YACAtom, YACAtomValue, YACBytes};
 use super::builder::YACArena;
 use super::cursor::YACCursor;
 use super::items::{YACItems, YACWalk};
-use super::writer::{YACWriter, YACWriterLevel};
+use super::writer::{YACWriter, YACWriterFailure};
 use super::{YACErr, YACItemType};
 use yac::items::{Cursor, Item, ItemValue, Links, ParseState, WalkState};
+use yac::writer::{Hot, Level};
 
 /// `a` with 64-bit pointers, `b` with 32-bit ones (the header's `YAC_P64`).
 const fn p64(a: usize, b: usize) -> usize {
@@ -47,8 +48,25 @@ const _: () = {
     assert!(offset_of!(YACItems, reserved) == p64(40, 28));
     assert!(size_of::<YACWalk>() == 32 && align_of::<YACWalk>() == 4);
     assert!(size_of::<YACCursor>() == 16 && align_of::<YACCursor>() == 4);
-    assert!(size_of::<YACWriter>() == 128 && align_of::<YACWriter>() == align_of::<u64>());
-    assert!(size_of::<YACWriterLevel>() == 24);
+    assert!(size_of::<YACWriter>() == p64(192, 168));
+    assert!(align_of::<YACWriter>() == align_of::<u64>());
+    assert!(offset_of!(YACWriter, levels) == p64(8, 4));
+    assert!(offset_of!(YACWriter, hot) == p64(16, 8));
+    assert!(offset_of!(YACWriter, reserved) == p64(72, 48));
+    assert!(size_of::<Hot>() == p64(56, 40));
+    assert!(offset_of!(Hot, pos) == 8);
+    assert!(offset_of!(Hot, lim) == p64(16, 12));
+    assert!(offset_of!(Hot, key) == p64(24, 16));
+    assert!(offset_of!(Hot, key_len) == p64(32, 20));
+    assert!(offset_of!(Hot, top) == p64(40, 24));
+    assert!(offset_of!(Hot, depth) == p64(44, 28));
+    assert!(offset_of!(Hot, max_depth) == p64(48, 32));
+    assert!(offset_of!(Hot, area) == p64(52, 36));
+    assert!(size_of::<Level>() == 24);
+    assert!(offset_of!(Level, key) == 8);
+    assert!(offset_of!(Level, key_len) == 16 && offset_of!(Level, top) == 20);
+    assert!(size_of::<YACWriterFailure>() == 24);
+    assert!(offset_of!(YACWriterFailure, depth) == 16);
     assert!(size_of::<YACArena>() == p64(24, 12));
     assert!(offset_of!(YACArena, cap) == p64(8, 4));
     assert!(offset_of!(YACArena, len) == p64(16, 8));

@@ -81,6 +81,12 @@ pub enum YACErr {
     YACErrNoMem = 20,
     /// Bad argument: NULL pointer, index out of range, wrong node type.
     YACErrInvalid = 21,
+    /// A writer finished with containers (or a BLOB) still open.
+    YACErrUnclosed = 22,
+    /// A LIST closed as a MAP, or a MAP as a LIST.
+    YACErrWrongClose = 23,
+    /// A second root item where one document was expected.
+    YACErrSecondRoot = 24,
 }
 
 impl From<Error> for YACErr {
@@ -107,6 +113,9 @@ impl From<Error> for YACErr {
             Error::DeepRecursion => YACErr::YACErrDeepRecursion,
             Error::NoMem => YACErr::YACErrNoMem,
             Error::Invalid => YACErr::YACErrInvalid,
+            Error::Unclosed => YACErr::YACErrUnclosed,
+            Error::WrongClose => YACErr::YACErrWrongClose,
+            Error::SecondRoot => YACErr::YACErrSecondRoot,
         }
     }
 }
@@ -263,7 +272,7 @@ pub(crate) unsafe fn inp<'a, T>(ptr: *const T) -> Result<&'a T, YACErr> {
 }
 
 /// Every error text, NUL-terminated, indexed by `YACErr` value.
-const ERR_TEXT: [&str; 22] = [
+const ERR_TEXT: [&str; 25] = [
     "no error\0",
     "not enough input\0",
     "unknown tag\0",
@@ -286,6 +295,9 @@ const ERR_TEXT: [&str; 22] = [
     "nesting deeper than the limit\0",
     "not enough room\0",
     "invalid argument\0",
+    "containers left open at the end\0",
+    "close of the other kind of container\0",
+    "a second root item\0",
 ];
 
 /// A static, NUL-terminated, human-readable description of an error code.

@@ -1,30 +1,18 @@
 //! C API of the streaming writer (`struct YACWriter`, `YACWriter...`): a
-//! thin layer over the core's writer (`writer.rs`), which holds every rule.
-//!
-//! The writer lives in caller memory: `struct YACWriter` (fixed size, its
-//! internals in reserved words), the output buffer, an array of `struct
-//! YACWriterLevel` (one per open container: as deep as documents nest) and
-//! an optional key area. `YACWriterInit` keeps pointers to all of them:
-//! they must stay valid, and be changed by no one else, until the last call
-//! on the writer (reading the buffer between calls is fine).
-//!
-//! Every call returns the writer's error after the call: `YACErrNo`, or the
-//! first error met, which sticks (the call and every later one then do
-//! nothing). `YACErrNoMem` (the buffer is full) is the exception: the
-//! writer writes nothing more but goes on counting and checking, so that
-//! `YACWriterFinish` gives the exact size needed; a refusal met later
-//! replaces it. A C caller may therefore ignore every result but
-//! `YACWriterFinish`'s.
+//! thin layer over the core's writer (`yac::writer`), which holds every
+//! rule. The header's inline calls (`capi/src/ffi/header/writer_inline.h`) do
+//! the common writes on the public hot state and call these functions for
+//! everything else.
 
 // Parameter names follow cyac's C style (camelCase) in the header.
 #![allow(non_snake_case)]
 
 use core::ffi::{c_char, c_uchar, c_void, CStr};
 
-use super::{input, out, YACErr};
+use super::{input, out, YACErr, YACItemType};
 use yac::error::Error;
 use yac::utf8;
-use yac::writer::{Core, Level, Sink, State};
+use yac::writer::{Core, Hot, Level, Sink, State};
 
 /// Flush callback of a streaming writer: receives `len` (> 0) bytes at
 /// `buf` to pass on (write to a file or socket), in order. Returns
@@ -33,58 +21,93 @@ use yac::writer::{Core, Level, Sink, State};
 pub type YACWriterFlushFn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, buf: *const c_uchar, len: usize) -> u32>;
 
-/// A writer: initialise with `YACWriterInit` or `YACWriterInitCount`, then
-/// write items with the `YACWriter...` calls and end with
-/// `YACWriterFinish`. Its content is internal (128 bytes on every target).
+/// A streaming writer: set it up with `YACWriterInit` or
+/// `YACWriterInitCount`, write items with the `YACWriter...` calls (or
+/// their inline forms, `YACWriter...Inline`), and end with
+/// `YACWriterFinish`.
+///
+/// Lifetimes: the writer lives in caller memory and keeps pointers to the
+/// output buffer, the array of `struct YACWriterLevel` (one per open
+/// container: as deep as documents nest) and the optional key area that
+/// `YACWriterInit` was given. They must stay valid, and be changed by no
+/// one else, until the last call on the writer (reading the buffer between
+/// calls is fine); the writer frees nothing.
+///
+/// Errors: every call returns the writer's error after the call:
+/// `YACErrNo`, or the first error met, which sticks (the call and every
+/// later one then do nothing), so checking the result of
+/// `YACWriterFinish` alone is enough; `YACWriterFailure` tells which call
+/// failed and at what output offset. `YACErrNoMem` (the buffer is full)
+/// is the exception: the writer writes nothing more but goes on counting
+/// and checking, so that `YACWriterFinish` gives the exact size needed; a
+/// refusal met later replaces it. The buffer's content is then
+/// unspecified.
+///
+/// The fields before `reserved` are the hot state that the header's inline
+/// calls use: read them if you like (`hot.pos` is the bytes in the buffer),
+/// never write them. The rest is internal. 192 bytes with 64-bit pointers,
+/// 168 with 32-bit ones.
 #[repr(C)]
 pub struct YACWriter {
+    /// The output buffer.
+    pub buf: *mut c_uchar,
+    /// The caller's level array.
+    pub levels: *mut Level,
+    /// The state the inline calls read and update.
+    pub hot: Hot,
     /// Internal state: do not touch.
-    pub reserved: [u64; 16],
+    pub reserved: [u64; 15],
 }
 
-/// One open container of a writer: give `YACWriterInit` an array of as
-/// many as the documents nest deep (a LIST in a MAP is two). Internal
-/// content, 24 bytes.
+/// Where a writer's sticky error was met (`YACWriterFailure`).
 #[repr(C)]
-pub struct YACWriterLevel {
-    /// Internal state: do not touch.
-    pub reserved: [u64; 3],
+pub struct YACWriterFailure {
+    /// The index of the refused call: 0 for the first call on the writer
+    /// after `YACWriterInit` (every item call, inline or not, and
+    /// `YACWriterFinish` count; the setup and query calls do not).
+    pub call: u64,
+    /// The output offset where the refused item would have started.
+    pub offset: u64,
+    /// Containers (and BLOBs) open at the refusal: at `YACWriterFinish`,
+    /// how many were left open.
+    pub depth: u32,
+    /// The innermost of them then: `YACItemList`, `YACItemMap` or
+    /// `YACItemBlob`; `YACItemInvalid` (0) at the top level.
+    pub open: u32,
 }
 
 /// What `struct YACWriter` holds: plain integers and raw pointers, so that
-/// every bit pattern is a valid value of it.
+/// every bit pattern is a valid value of it. Its first fields are the
+/// public ones of `struct YACWriter`.
 #[repr(C)]
 struct Raw {
-    magic: u64,
     buf: *mut u8,
-    cap: usize,
     levels: *mut Level,
+    st: State,
+    cap: usize,
     n_levels: usize,
     keys: *mut u8,
     n_keys: usize,
     flush: YACWriterFlushFn,
     ctx: *mut c_void,
-    st: State,
+    magic: u64,
 }
 
 /// `Raw::magic` of an initialised writer ("YACWrite").
 const MAGIC: u64 = 0x5941_4357_7269_7465;
 
 const _: () = {
-    assert!(core::mem::size_of::<Raw>() <= core::mem::size_of::<YACWriter>());
-    assert!(core::mem::align_of::<Raw>() <= core::mem::align_of::<YACWriter>());
-    assert!(core::mem::size_of::<YACWriter>() == 128);
-    assert!(core::mem::size_of::<Level>() == core::mem::size_of::<YACWriterLevel>());
-    assert!(core::mem::align_of::<Level>() == core::mem::align_of::<YACWriterLevel>());
-    assert!(core::mem::size_of::<YACWriterLevel>() == 24);
+    use core::mem::{align_of, offset_of, size_of};
+    assert!(size_of::<Raw>() <= size_of::<YACWriter>());
+    assert!(align_of::<Raw>() <= align_of::<YACWriter>());
+    assert!(offset_of!(Raw, buf) == offset_of!(YACWriter, buf));
+    assert!(offset_of!(Raw, levels) == offset_of!(YACWriter, levels));
+    assert!(offset_of!(Raw, st) == offset_of!(YACWriter, hot));
 };
 
 /// The writer's error as a `YACErr`.
 #[inline(always)]
 fn status(st: &State) -> YACErr {
-    if st.is_ok() {
-        return YACErr::YACErrNo;
-    }
     match st.error() {
         None => YACErr::YACErrNo,
         Some(e) => YACErr::from(e),
@@ -103,8 +126,20 @@ unsafe fn region<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
     unsafe { core::slice::from_raw_parts_mut(ptr, len) }
 }
 
-/// Runs `f` on the core writer kept in `w` and returns the writer's error
-/// after it.
+/// The initialised writer at `w`, if any.
+///
+/// # Safety
+/// `w` must be NULL or point to a `struct YACWriter`, initialised or not.
+#[inline(always)]
+unsafe fn raw<'a>(w: *mut YACWriter) -> Option<&'a mut Raw> {
+    // SAFETY: `Raw` fits in `YACWriter` (size and alignment asserted) and
+    // every bit pattern is a valid `Raw`; `w` is valid if non-NULL.
+    let raw = unsafe { w.cast::<Raw>().as_mut() }?;
+    (raw.magic == MAGIC).then_some(raw)
+}
+
+/// Runs `f`, one call on the writer, on the core writer kept in `w` and
+/// returns the writer's error after it.
 ///
 /// # Safety
 /// `w` must be NULL or point to a `struct YACWriter` (initialised or not;
@@ -116,14 +151,11 @@ unsafe fn with(
     w: *mut YACWriter,
     f: impl FnOnce(&mut Core<'_, '_>) -> Result<(), Error>,
 ) -> YACErr {
-    // SAFETY: `Raw` fits in `YACWriter` (size and alignment asserted) and
-    // every bit pattern is a valid `Raw`; `w` is valid if non-NULL.
-    let Some(raw) = (unsafe { w.cast::<Raw>().as_mut() }) else {
+    // SAFETY: per this function's contract.
+    let Some(raw) = (unsafe { raw(w) }) else {
         return YACErr::YACErrInvalid;
     };
-    if raw.magic != MAGIC {
-        return YACErr::YACErrInvalid;
-    }
+    raw.st.count_call();
     let (flush, ctx) = (raw.flush, raw.ctx);
     let mut call = move |b: &[u8]| -> Result<(), Error> {
         let Some(f) = flush else { return Ok(()) };
@@ -196,7 +228,7 @@ unsafe fn init(w: *mut YACWriter, mut raw: Raw) -> YACErr {
 fn fresh(
     buf: *mut c_uchar,
     cap: usize,
-    levels: *mut YACWriterLevel,
+    levels: *mut Level,
     n_levels: usize,
     keys: *mut c_uchar,
     n_keys: usize,
@@ -206,7 +238,7 @@ fn fresh(
         magic: MAGIC,
         buf,
         cap,
-        levels: levels.cast(),
+        levels,
         n_levels,
         keys,
         n_keys,
@@ -222,20 +254,24 @@ fn fresh(
 /// `keysLen` bytes (NULL, 0 for none).
 ///
 /// MAP keys are checked against the MAP's previous key, kept in the key
-/// area when there is one (each open MAP keeps its last key there: size it
-/// to the sum, over the nesting levels, of the longest key at that level;
-/// a key that does not fit gives `YACErrLenTooBig`), else read back from
-/// the buffer. A flushing writer (`YACWriterSetFlush`) without a key area
-/// therefore keeps each open MAP's last key in the buffer, which a large
-/// value under a MAP may fill (`YACErrNoMem`): give streams a key area.
-/// Without the previous key at hand (only while nothing is written: when
-/// counting), the order is not checked.
+/// area when there is one (each open MAP keeps its last key there:
+/// `YAC_WRITER_KEYS_SIZE(depth, longestKey)` bytes are enough for MAPs
+/// nested `depth` deep with keys of at most `longestKey` bytes; a key that
+/// does not fit gives `YACErrLenTooBig`), else read back from the buffer.
+/// A flushing writer (`YACWriterSetFlush`) without a key area therefore
+/// keeps each open MAP's last key in the buffer, which a large value under
+/// a MAP may fill (`YACErrNoMem`): give streams a key area. A writer
+/// without a key area that runs out of room uses its buffer as one from
+/// then on: key order stays checked while the open MAPs' last keys fit in
+/// the buffer.
 ///
-/// The whole buffer is the writer's: the bytes past those written may be
-/// used as scratch (a few bytes are stored at once when there is room).
+/// One document: a second root item gives `YACErrSecondRoot` (see
+/// `YACWriterAllowSequence`). The whole buffer is the writer's: the bytes
+/// past those written may be used as scratch (a few bytes are stored at
+/// once when there is room).
 ///
-/// The writer keeps the four pointers: see the file's notes on lifetimes.
-/// `w` may be uninitialised; an initialised one is reset.
+/// The writer keeps the four pointers (see `struct YACWriter` on
+/// lifetimes). `w` may be uninitialised; an initialised one is reset.
 ///
 /// Returns: `YACErrInvalid` for a NULL `w`, or a NULL region of non-zero
 /// length.
@@ -249,42 +285,37 @@ pub unsafe extern "C" fn YACWriterInit(
     w: *mut YACWriter,
     buf: *mut c_uchar,
     cap: usize,
-    levels: *mut YACWriterLevel,
+    levels: *mut Level,
     levelsLen: usize,
     keys: *mut c_uchar,
     keysLen: usize,
 ) -> YACErr {
-    let raw = fresh(buf, cap, levels, levelsLen, keys, keysLen, State::new());
+    let st = State::new(cap, levelsLen, keysLen != 0);
+    let raw = fresh(buf, cap, levels, levelsLen, keys, keysLen, st);
     // SAFETY: this function's contract is init's.
     unsafe { init(w, raw) }
 }
 
 /// Initialises a count-only writer: nothing is written, every call is
 /// checked as usual, and `YACWriterFinish` gives the document's size (to
-/// size a buffer exactly). Parameters as for `YACWriterInit`; give a key
-/// area to have key order checked too. MAPs sorted on close are counted
-/// exactly, but their duplicate keys cannot be seen.
+/// size a buffer exactly). Parameters as for `YACWriterInit`. Key order is
+/// checked only with a key area (without one there is nowhere to keep the
+/// previous keys). MAPs sorted on close are counted exactly, but their
+/// duplicate keys cannot be seen.
 ///
 /// # Safety
 /// As for `YACWriterInit`.
 #[no_mangle]
 pub unsafe extern "C" fn YACWriterInitCount(
     w: *mut YACWriter,
-    levels: *mut YACWriterLevel,
+    levels: *mut Level,
     levelsLen: usize,
     keys: *mut c_uchar,
     keysLen: usize,
 ) -> YACErr {
     let null = core::ptr::null_mut();
-    let raw = fresh(
-        null,
-        0,
-        levels,
-        levelsLen,
-        keys,
-        keysLen,
-        State::count_only(),
-    );
+    let st = State::count_only(levelsLen, keysLen != 0);
+    let raw = fresh(null, 0, levels, levelsLen, keys, keysLen, st);
     // SAFETY: this function's contract is init's (no buffer).
     unsafe { init(w, raw) }
 }
@@ -305,20 +336,40 @@ pub unsafe extern "C" fn YACWriterSetFlush(
     flush: YACWriterFlushFn,
     flushCtx: *mut c_void,
 ) -> YACErr {
-    // SAFETY: as in `with`: Raw fits YACWriter, any bits are valid.
-    let Some(raw) = (unsafe { w.cast::<Raw>().as_mut() }) else {
-        return YACErr::YACErrInvalid;
-    };
-    if raw.magic != MAGIC || raw.st.total() != 0 || raw.st.error().is_some() {
-        return YACErr::YACErrInvalid;
+    // SAFETY: `w` per this function's contract.
+    match unsafe { raw(w) } {
+        Some(raw) if raw.st.is_fresh() => {
+            raw.flush = flush;
+            raw.ctx = flushCtx;
+            YACErr::YACErrNo
+        }
+        _ => YACErr::YACErrInvalid,
     }
-    raw.flush = flush;
-    raw.ctx = flushCtx;
-    YACErr::YACErrNo
+}
+
+/// Lets `w` write a sequence of documents: any number of root items one
+/// after another. Without it a second root item gives `YACErrSecondRoot`
+/// (which catches a forgotten outer `YACWriterListOpen`); a new document
+/// may still follow each `YACWriterFinish`. Call it after `YACWriterInit`
+/// and before the first item (else `YACErrInvalid`).
+///
+/// # Safety
+/// `w` as for every writer call.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterAllowSequence(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    match unsafe { raw(w) } {
+        Some(raw) if raw.st.is_fresh() => {
+            raw.st.allow_sequence();
+            YACErr::YACErrNo
+        }
+        _ => YACErr::YACErrInvalid,
+    }
 }
 
 /// Ends the document(s) written so far: refuses containers or a BLOB left
-/// open (`YACErrNotEnough`), hands the rest of the buffer to the flush
+/// open (`YACErrUnclosed`; `YACWriterFailure` tells how many and the
+/// innermost one's kind), hands the rest of the buffer to the flush
 /// callback, and sets `*len` (if `len` is not NULL) to the total size in
 /// bytes. After `YACErrNoMem`, `*len` is the size the buffer needs. The
 /// writer may go on with another document afterwards.
@@ -326,7 +377,7 @@ pub unsafe extern "C" fn YACWriterSetFlush(
 /// # Safety
 /// `w` as for every writer call; `len` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn YACWriterFinish(len: *mut u64, w: *mut YACWriter) -> YACErr {
+pub unsafe extern "C" fn YACWriterFinish(w: *mut YACWriter, len: *mut usize) -> YACErr {
     let mut total = 0u64;
     // SAFETY: `w` per this function's contract.
     let e = unsafe {
@@ -338,23 +389,62 @@ pub unsafe extern "C" fn YACWriterFinish(len: *mut u64, w: *mut YACWriter) -> YA
     };
     // SAFETY: `len` is NULL or writable (contract).
     if let Ok(l) = unsafe { out(len) } {
-        *l = total;
+        *l = usize::try_from(total).unwrap_or(usize::MAX);
     }
     e
 }
 
-/// The writer's error: `YACErrNo`, or the first error met (see the file's
-/// notes). `YACErrInvalid` for a NULL or uninitialised `w`.
+/// The writer's error: `YACErrNo`, or the first error met (see `struct
+/// YACWriter` on errors). `YACErrInvalid` for a NULL or uninitialised `w`.
+/// Not a call on the writer: it counts for no `YACWriterFailure` index.
 ///
 /// # Safety
 /// `w` as for every writer call.
 #[no_mangle]
 pub unsafe extern "C" fn YACWriterError(w: *mut YACWriter) -> YACErr {
     // SAFETY: `w` per this function's contract.
-    unsafe { with(w, |_| Ok(())) }
+    match unsafe { raw(w) } {
+        Some(raw) => status(&raw.st),
+        None => YACErr::YACErrInvalid,
+    }
 }
 
-/// Opens a LIST; close it with `YACWriterClose`.
+/// The writer's error, as `YACWriterError`, and where it was met: sets
+/// `*outWhere` (if not NULL) to the refused call's index and output offset
+/// and the containers open then. Without a refusal (`YACErrNo`,
+/// `YACErrNoMem`) `*outWhere` is all zero.
+///
+/// # Safety
+/// `w` as for every writer call; `outWhere` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterFailure(
+    w: *mut YACWriter,
+    out_where: *mut YACWriterFailure,
+) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    let Some(raw) = (unsafe { raw(w) }) else {
+        return YACErr::YACErrInvalid;
+    };
+    let f = raw.st.failure().unwrap_or_default();
+    let open = match f.open {
+        Some(yac::atom::tag::LIST) => YACItemType::YACItemList,
+        Some(yac::atom::tag::MAP) => YACItemType::YACItemMap,
+        Some(_) => YACItemType::YACItemBlob,
+        None => YACItemType::YACItemInvalid,
+    };
+    // SAFETY: `where` is NULL or writable (contract).
+    if let Ok(o) = unsafe { out(out_where) } {
+        *o = YACWriterFailure {
+            call: f.call,
+            offset: f.offset,
+            depth: f.depth,
+            open: open as u32,
+        };
+    }
+    status(&raw.st)
+}
+
+/// Opens a LIST; close it with `YACWriterListClose`.
 ///
 /// # Safety
 /// The contract of every item call: `w` must be NULL or a writer set up by
@@ -369,7 +459,7 @@ pub unsafe extern "C" fn YACWriterListOpen(w: *mut YACWriter) -> YACErr {
 
 /// Opens a MAP: then a key (`YACWriterStr`) and its value, for each pair,
 /// keys in ascending order (length first, then bytewise); close it with
-/// `YACWriterClose`. A key that is not a non-empty STR gives
+/// `YACWriterMapClose`. A key that is not a non-empty STR gives
 /// `YACErrMapBadKey`, one not above the previous key `YACErrMapUnordered`.
 ///
 /// # Safety
@@ -380,7 +470,7 @@ pub unsafe extern "C" fn YACWriterMapOpen(w: *mut YACWriter) -> YACErr {
     unsafe { with(w, |c| c.map()) }
 }
 
-/// Opens a MAP whose keys may come in any order: `YACWriterClose` sorts its
+/// Opens a MAP whose keys may come in any order: `YACWriterMapClose` sorts its
 /// pairs in place in the buffer (an insertion sort: free when the keys
 /// come in order, O(n^2) in the number of keys otherwise, no heap) and
 /// refuses a duplicate key (`YACErrMapUnordered`, and the MAP is taken
@@ -394,16 +484,29 @@ pub unsafe extern "C" fn YACWriterMapOpenSorted(w: *mut YACWriter) -> YACErr {
     unsafe { with(w, |c| c.map_sorted()) }
 }
 
-/// Closes the innermost LIST or MAP. Refused: nothing open
-/// (`YACErrUnexpectedEOC`), a MAP whose last key has no value
+/// Closes the innermost container, a LIST. Refused: nothing open
+/// (`YACErrUnexpectedEOC`), a MAP (`YACErrWrongClose`), an open BLOB
+/// (`YACErrBlobBadTerm`).
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterListClose(w: *mut YACWriter) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.close_checked(false)) }
+}
+
+/// Closes the innermost container, a MAP (sorted on close or not).
+/// Refused: nothing open (`YACErrUnexpectedEOC`), a LIST
+/// (`YACErrWrongClose`), a MAP whose last key has no value
 /// (`YACErrMapNoVal`), an open BLOB (`YACErrBlobBadTerm`).
 ///
 /// # Safety
 /// As for `YACWriterListOpen`.
 #[no_mangle]
-pub unsafe extern "C" fn YACWriterClose(w: *mut YACWriter) -> YACErr {
+pub unsafe extern "C" fn YACWriterMapClose(w: *mut YACWriter) -> YACErr {
     // SAFETY: `w` per this function's contract.
-    unsafe { with(w, |c| c.close()) }
+    unsafe { with(w, |c| c.close_checked(true)) }
 }
 
 /// Writes NIL.
@@ -608,8 +711,10 @@ pub unsafe extern "C" fn YACWriterHexlet(w: *mut YACWriter, hexlet: *const c_uch
     }
 }
 
-/// Writes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
-/// `YACErrInvalid`) bytes at `magic`, padded with zero bytes.
+/// Writes a MAGIC: "KEKS" then the 12 bytes at `magic`: `magicLen` must be
+/// 12 (pad a shorter magic with zero bytes yourself; another length gives
+/// `YACErrInvalid`). Before a document's root it does not count as the
+/// root.
 ///
 /// # Safety
 /// As for `YACWriterListOpen`.
@@ -628,10 +733,12 @@ pub unsafe extern "C" fn YACWriterMagic(
     }
 }
 
-/// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`):
-/// then `YACWriterChunk` with chunks of exactly `chunkLen` bytes, and a
-/// last, shorter one (possibly empty), which ends the BLOB. Anything else
-/// before that gives `YACErrBlobBadTerm`.
+/// Opens a BLOB of chunks of `chunkLen` bytes (0 gives `YACErrInvalid`;
+/// for the format's largest chunk length, 2^64, use
+/// `YACWriterBlobOpenMinus1`): then `YACWriterChunk` with chunks of
+/// exactly `chunkLen` bytes, and a last, shorter one (possibly empty),
+/// which ends the BLOB. Anything else before that gives
+/// `YACErrBlobBadTerm`.
 ///
 /// # Safety
 /// As for `YACWriterListOpen`.
@@ -644,6 +751,18 @@ pub unsafe extern "C" fn YACWriterBlobOpen(w: *mut YACWriter, chunkLen: u64) -> 
             None => Err(c.refuse(Error::Invalid)),
         })
     }
+}
+
+/// Opens a BLOB of chunks of `chunkLenMinus1 + 1` bytes, the wire's own
+/// field: every chunk length from 1 to 2^64 (`UINT64_MAX`). Otherwise as
+/// `YACWriterBlobOpen`.
+///
+/// # Safety
+/// As for `YACWriterListOpen`.
+#[no_mangle]
+pub unsafe extern "C" fn YACWriterBlobOpenMinus1(w: *mut YACWriter, chunkLenMinus1: u64) -> YACErr {
+    // SAFETY: `w` per this function's contract.
+    unsafe { with(w, |c| c.blob(chunkLenMinus1)) }
 }
 
 /// Writes one chunk of the open BLOB: `vLen` equal to its chunk length, or

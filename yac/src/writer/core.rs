@@ -1,0 +1,813 @@
+//! The writer's operations over borrowed parts ([`Core`]): what the Rust
+//! [`super::Writer`] and the C `struct YACWriter` both run on, in place on
+//! their [`State`].
+
+use super::sort::{sort_pairs, swap_parts};
+use super::state::*;
+use crate::atom::{tag, Atom, MAGIC_LEN};
+use crate::enc;
+use crate::error::Error;
+use crate::rules::{chunk_fits, key_above, strip_zeros};
+use crate::{float, tai64};
+
+/// The flush callback's Rust shape: takes the bytes to pass on; an error
+/// becomes the writer's (sticky) error.
+pub type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<(), Error>;
+
+/// The writer over borrowed parts: what every operation runs on. The Rust
+/// [`super::Writer`] and the C `struct YACWriter` both lend their parts to
+/// it.
+#[doc(hidden)] // For the C library; not Rust API.
+pub struct Core<'x, 's> {
+    pub buf: &'x mut [u8],
+    pub levels: &'x mut [Level],
+    pub keys: &'x mut [u8],
+    pub sink: Option<Sink<'s>>,
+    pub st: &'x mut State,
+}
+
+/// What a STR is where it comes.
+enum StrRole {
+    Value,
+    /// A key of the MAP on top of the stack (checked order).
+    Key,
+    /// A key of a MAP sorted on close.
+    SortedKey,
+}
+
+/// `len` bytes at `at` in `bytes`, if all there.
+fn key_at(bytes: &[u8], at: usize, len: usize) -> Option<&[u8]> {
+    bytes.get(at..at.checked_add(len)?)
+}
+
+/// Copies `src` to the start of `dst`, which is as long by construction
+/// (a `zip` copy, which cannot panic, unlike `copy_from_slice`).
+#[inline(always)]
+pub(crate) fn copy(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
+    }
+}
+
+/// Length of the header of a BIN/STR of `len` bytes.
+fn string_head_len(len: usize) -> usize {
+    enc::string_header(tag::STR, len, &mut [0u8; 9])
+}
+
+impl Core<'_, '_> {
+    // ----- errors -----
+
+    /// The error every call must return before doing anything, if any:
+    /// the sticky one, unless it is `NoMem` from the buffer (then the
+    /// writer goes on counting).
+    #[inline(always)]
+    fn stuck(&self) -> Result<(), Error> {
+        if self.st.err == 0 || self.st.flags & W_ROOM != 0 {
+            return Ok(());
+        }
+        Err(Error::from_code(self.st.err).unwrap_or(Error::Invalid))
+    }
+
+    /// Refuses the call with `e` (a bad argument found by the caller of the
+    /// core): the sticky error if there is one, else `e`, which sticks.
+    pub fn refuse(&mut self, e: Error) -> Error {
+        match self.stuck() {
+            Err(old) => old,
+            Ok(()) => self.fail(e),
+        }
+    }
+
+    /// Records a refusal (it replaces a `NoMem`), with the call and the
+    /// offset, and returns it. Every later call goes to the library.
+    #[cold]
+    fn fail(&mut self, e: Error) -> Error {
+        let st = &mut *self.st;
+        st.err = e.code();
+        st.flags &= !W_ROOM;
+        st.err_call = st.hot.calls.wrapping_sub(1);
+        st.err_at = st.total();
+        st.err_depth = st.hot.depth;
+        st.err_top = st.hot.top;
+        st.hot.lim = 0;
+        e
+    }
+
+    /// Refuses with `e` unless `r` is fine.
+    #[inline(always)]
+    fn check<T>(&mut self, r: Result<T, Error>) -> Result<T, Error> {
+        r.map_err(|e| self.fail(e))
+    }
+
+    // ----- output -----
+
+    /// Appends `src`, or counts it past the buffer's end (recording
+    /// `NoMem`). Errs only when the flush callback fails.
+    #[inline(always)]
+    fn put(&mut self, src: &[u8]) -> Result<(), Error> {
+        let pos = self.st.hot.pos;
+        if self.st.flags & W_ROOM == 0 {
+            if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(src.len())) {
+                copy(dst, src);
+                self.st.hot.pos = pos + src.len();
+                return Ok(());
+            }
+        }
+        self.put_slow(src)
+    }
+
+    /// Appends one byte.
+    #[inline(always)]
+    fn put_byte(&mut self, b: u8) -> Result<(), Error> {
+        let pos = self.st.hot.pos;
+        if self.st.flags & W_ROOM == 0 {
+            if let Some(d) = self.buf.get_mut(pos) {
+                *d = b;
+                self.st.hot.pos = pos + 1;
+                return Ok(());
+            }
+        }
+        self.put_slow(&[b])
+    }
+
+    /// Appends the first `n` bytes of `w`, storing the whole window when
+    /// there is room for it (the bytes after the first `n` are scratch).
+    #[inline(always)]
+    fn put_window(&mut self, w: &[u8; 16], n: usize) -> Result<(), Error> {
+        let pos = self.st.hot.pos;
+        if self.st.flags & W_ROOM == 0 {
+            let dst = self.buf.get_mut(pos..pos.wrapping_add(16));
+            if let Some(dst) = dst.and_then(|d| <&mut [u8; 16]>::try_from(d).ok()) {
+                *dst = *w; // one 16-byte store
+                self.st.hot.pos = pos + n;
+                return Ok(());
+            }
+        }
+        self.put(w.get(..n).unwrap_or(&[]))
+    }
+
+    /// `put` when the bytes do not fit: flush, or write around the buffer,
+    /// or count.
+    #[inline(never)]
+    fn put_slow(&mut self, src: &[u8]) -> Result<(), Error> {
+        let n = src.len() as u64;
+        if self.st.flags & (W_ROOM | W_COUNT) == 0 && self.sink.is_some() {
+            self.flush_some()?;
+            let pos = self.st.hot.pos;
+            if let Some(dst) = self.buf.get_mut(pos..pos.wrapping_add(src.len())) {
+                copy(dst, src);
+                self.st.hot.pos = pos + src.len();
+                return Ok(());
+            }
+            if pos == 0 {
+                // Nothing is kept back: the bytes go straight to the sink.
+                self.call_sink(src)?;
+                self.st.flushed += n;
+                return Ok(());
+            }
+        }
+        self.overflow(n);
+        Ok(())
+    }
+
+    /// Counts `n` bytes that are not written: count-only, or out of room.
+    #[cold]
+    fn overflow(&mut self, n: u64) {
+        self.st.over = self.st.over.saturating_add(n);
+        if self.st.flags & (W_COUNT | W_ROOM) == 0 {
+            if self.st.err == 0 {
+                self.st.err = Error::NoMem.code();
+            }
+            self.st.flags |= W_ROOM;
+            self.st.hot.lim = 0;
+            if self.keys.is_empty() {
+                self.keys_into_buffer();
+            }
+            // What was written is counted, no longer in the buffer.
+            self.st.over = self.st.over.saturating_add(self.st.hot.pos as u64);
+            self.st.hot.pos = 0;
+        }
+    }
+
+    /// Out of room without a key area: the buffer's bytes are no use any
+    /// more, so the buffer becomes the key area and key order stays
+    /// checked. The open MAPs' previous keys move to its start, outermost
+    /// first (each one lies after the ones before it, so the copy moves
+    /// bytes forward only).
+    fn keys_into_buffer(&mut self) {
+        let mut top = 0usize;
+        for j in 0..self.st.hot.depth as usize {
+            let (t, key, len) = self.container(j);
+            if !is_map(t) {
+                continue;
+            }
+            let (slot, len) = if t & SORTED == 0 && key >= top {
+                for i in 0..len {
+                    let b = self.buf.get(key + i).copied().unwrap_or(0);
+                    if let Some(d) = self.buf.get_mut(top + i) {
+                        *d = b;
+                    }
+                }
+                (top, len)
+            } else {
+                (top, 0)
+            };
+            self.set_container_key(j, slot, len);
+            top = slot + len;
+        }
+        self.st.keys_top = top as u64;
+        self.st.flags |= W_BUF_KEYS;
+    }
+
+    /// Before an atom written in pieces: whether to write them, or (when
+    /// the buffer cannot take the whole atom and nothing flushes it) only
+    /// count its `n` bytes, so that the buffer never ends inside an atom.
+    #[inline(always)]
+    fn whole(&mut self, n: usize) -> bool {
+        if self.st.flags & (W_ROOM | W_COUNT) == 0
+            && (self.sink.is_some() || n <= self.buf.len().saturating_sub(self.st.hot.pos))
+        {
+            return true;
+        }
+        self.overflow(n as u64);
+        false
+    }
+
+    fn call_sink(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let r = match self.sink.as_mut() {
+            Some(sink) => sink(bytes),
+            None => Ok(()),
+        };
+        self.check(r)
+    }
+
+    /// Buffer offset below which the buffer may be flushed: the first byte
+    /// an open MAP still needs (its previous key when kept in the buffer,
+    /// or the whole of a MAP sorted on close).
+    fn keep_from(&self) -> usize {
+        let area = !self.keys.is_empty();
+        let mut keep = usize::MAX;
+        for j in 0..self.st.hot.depth as usize {
+            let (t, key, len) = self.container(j);
+            if t & SORTED != 0 {
+                let own = self.levels.get(j).map_or(0, |l| l.own);
+                let at = own.saturating_sub(self.st.flushed);
+                return keep.min(usize::try_from(at).unwrap_or(usize::MAX));
+            }
+            if is_map(t) && !area && len > 0 {
+                keep = keep.min(key);
+            }
+        }
+        keep
+    }
+
+    /// The grammar state, previous key and its length of open container
+    /// `j` (0 the outermost).
+    fn container(&self, j: usize) -> (u32, usize, usize) {
+        if j + 1 >= self.st.hot.depth as usize {
+            let h = &self.st.hot;
+            return (h.top, h.key, h.key_len);
+        }
+        let l = self.levels.get(j + 1).copied().unwrap_or_default();
+        (l.top, l.key as usize, l.key_len as usize)
+    }
+
+    /// Sets the previous key of open container `j`.
+    fn set_container_key(&mut self, j: usize, key: usize, len: usize) {
+        if j + 1 >= self.st.hot.depth as usize {
+            self.st.hot.key = key;
+            self.st.hot.key_len = len;
+        } else if let Some(l) = self.levels.get_mut(j + 1) {
+            l.key = key as u64;
+            l.key_len = len as u32;
+        }
+    }
+
+    /// Hands the buffered bytes that no open MAP needs to the sink and moves
+    /// the rest to the buffer's start.
+    fn flush_some(&mut self) -> Result<(), Error> {
+        let pos = self.st.hot.pos;
+        let n = self.keep_from().min(pos);
+        if n == 0 {
+            return Ok(());
+        }
+        // The slice is taken apart from `self` for the call.
+        let buf = core::mem::take(&mut self.buf);
+        let r = self.call_sink(buf.get(..n).unwrap_or(&[]));
+        self.buf = buf;
+        r?;
+        // The rest moves to the front (a rotation that cannot panic).
+        if let Some(b) = self.buf.get_mut(..pos) {
+            swap_parts(b, n);
+        }
+        self.st.hot.pos = pos - n;
+        self.st.flushed += n as u64;
+        if self.keys.is_empty() {
+            // The previous keys kept in the buffer moved with it.
+            for j in 0..self.st.hot.depth as usize {
+                let (t, key, len) = self.container(j);
+                if is_map(t) && t & SORTED == 0 && len > 0 {
+                    self.set_container_key(j, key - n, len);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- structure -----
+
+    /// Takes the place of one item that is not a MAP key: at the top level
+    /// (one root unless a sequence is allowed), in a LIST, and as a MAP
+    /// value.
+    #[inline(always)]
+    fn value_slot(&mut self) -> Result<(), Error> {
+        let top = self.st.hot.top;
+        if top & 1 != 0 {
+            self.st.hot.top = after_value(top);
+            return Ok(());
+        }
+        let e = match top {
+            T_ROOT => {
+                self.st.hot.top = T_ROOT_DONE;
+                return Ok(());
+            }
+            T_ROOT_DONE if self.st.flags & W_SEQ != 0 => return Ok(()),
+            T_ROOT_DONE => Error::SecondRoot,
+            T_BLOB => Error::BlobBadTerm,
+            _ => Error::MapBadKey,
+        };
+        Err(self.fail(e))
+    }
+
+    /// Refuses a container that the level array cannot take, before
+    /// anything is written.
+    fn room_for_level(&mut self) -> Result<(), Error> {
+        if self.levels.len() <= self.st.hot.depth as usize {
+            return Err(self.fail(Error::DeepRecursion));
+        }
+        Ok(())
+    }
+
+    /// Opens a container or BLOB whose opening bytes were just written:
+    /// its state becomes `top`, the enclosing one's is saved.
+    fn push(&mut self, own: u64, top: u32, key: usize) -> Result<(), Error> {
+        let d = self.st.hot.depth as usize;
+        let h = self.st.hot;
+        match self.levels.get_mut(d) {
+            Some(l) => {
+                *l = Level {
+                    own,
+                    key: h.key as u64,
+                    key_len: h.key_len as u32,
+                    top: h.top,
+                }
+            }
+            None => return Err(self.fail(Error::DeepRecursion)),
+        }
+        self.st.hot.depth += 1;
+        self.st.hot.top = top;
+        self.st.hot.key = key;
+        self.st.hot.key_len = 0;
+        Ok(())
+    }
+
+    /// Closes the innermost container: the enclosing one's state comes
+    /// back.
+    fn pop(&mut self) {
+        let d = (self.st.hot.depth as usize).saturating_sub(1);
+        let l = self.levels.get(d).copied().unwrap_or_default();
+        let h = &mut self.st.hot;
+        h.depth = d as u32;
+        h.top = l.top;
+        h.key = l.key as usize;
+        h.key_len = l.key_len as usize;
+    }
+
+    /// The innermost container's own fact ([`Level::own`]).
+    fn own(&self) -> u64 {
+        let d = (self.st.hot.depth as usize).wrapping_sub(1);
+        self.levels.get(d).map_or(0, |l| l.own)
+    }
+
+    // ----- items -----
+
+    /// Writes one atom that is neither a container, a STR, a BIN nor a
+    /// bigint (those have their own paths), after validating it.
+    pub fn scalar(&mut self, atom: &Atom<'_>) -> Result<(), Error> {
+        self.stuck()?;
+        let mut head = [0u8; 48];
+        let n = self.check(enc::encode(atom, &mut head))?;
+        self.value_slot()?;
+        self.put(head.get(..n).unwrap_or(&[]))
+    }
+
+    /// +INT or -INT of a magnitude that fits `u64`.
+    #[inline(always)]
+    pub fn int(&mut self, t: u8, magnitude: u64) -> Result<(), Error> {
+        self.stuck()?;
+        self.value_slot()?;
+        let (w, n) = enc::int_window(t, magnitude);
+        self.put_window(&w, n)
+    }
+
+    pub fn uint(&mut self, v: u64) -> Result<(), Error> {
+        self.int(tag::PINT, v)
+    }
+
+    pub fn sint(&mut self, v: i64) -> Result<(), Error> {
+        match enc::nint_magnitude(v) {
+            Ok(m) => self.int(tag::NINT, m),
+            Err(_) => self.int(tag::PINT, v as u64),
+        }
+    }
+
+    pub fn bigint(&mut self, negative: bool, magnitude: &[u8]) -> Result<(), Error> {
+        self.stuck()?;
+        self.value_slot()?;
+        let m = strip_zeros(magnitude);
+        let n = self.check(Atom::Bin(m).encoded_len())?;
+        if self.whole(n.saturating_add(1)) {
+            self.put(&[if negative { tag::NINT } else { tag::PINT }])?;
+            self.string(tag::BIN, m)?;
+        }
+        Ok(())
+    }
+
+    /// A BIN/STR header and payload.
+    #[inline(always)]
+    fn string(&mut self, base: u8, payload: &[u8]) -> Result<(), Error> {
+        let mut head = [0u8; 9];
+        let h = enc::string_header(base, payload.len(), &mut head);
+        let pos = self.st.hot.pos;
+        let n = h.saturating_add(payload.len());
+        // The common case: room for the header's 9-byte window and the
+        // payload; the header's bytes after the first `h` are scratch.
+        if self.st.flags & W_ROOM == 0 && n.saturating_add(9) <= self.buf.len().saturating_sub(pos)
+        {
+            let dst = self.buf.get_mut(pos..pos.wrapping_add(9));
+            if let Some(d) = dst.and_then(|d| <&mut [u8; 9]>::try_from(d).ok()) {
+                *d = head;
+            }
+            if let Some(d) = self.buf.get_mut(pos + h..) {
+                copy(d, payload);
+            }
+            self.st.hot.pos = pos + n;
+            return Ok(());
+        }
+        if self.whole(n) {
+            self.put(head.get(..h).unwrap_or(&[]))?;
+            self.put(payload)?;
+        }
+        Ok(())
+    }
+
+    /// Where the innermost MAP's keys are kept: the caller's key area, the
+    /// buffer used as one (out of room), or `None` (in the buffer as
+    /// written).
+    fn key_store(&self) -> Option<&[u8]> {
+        if !self.keys.is_empty() {
+            Some(self.keys)
+        } else if self.st.flags & W_BUF_KEYS != 0 {
+            Some(self.buf)
+        } else {
+            None
+        }
+    }
+
+    /// What the next STR is, with the checks of a key done.
+    #[inline(always)]
+    fn str_role(&mut self, s: &[u8]) -> Result<StrRole, Error> {
+        let top = self.st.hot.top;
+        if !is_map(top) || top & 1 != 0 {
+            self.value_slot()?;
+            return Ok(StrRole::Value);
+        }
+        if s.is_empty() {
+            return Err(self.fail(Error::MapBadKey));
+        }
+        if s.len() > u32::MAX as usize {
+            return Err(self.fail(Error::LenTooBig));
+        }
+        if top & SORTED != 0 {
+            return Ok(StrRole::SortedKey);
+        }
+        let (key, len) = (self.st.hot.key, self.st.hot.key_len);
+        let prev = match self.key_store() {
+            Some(store) => key_at(store, key, len),
+            None => key_at(self.buf.get(..self.st.hot.pos).unwrap_or(&[]), key, len),
+        };
+        if len > 0 && prev.is_some_and(|p| !key_above(s, p)) {
+            return Err(self.fail(Error::MapUnordered));
+        }
+        if !self.keys.is_empty() && key.saturating_add(s.len()) > self.keys.len() {
+            return Err(self.fail(Error::LenTooBig));
+        }
+        Ok(StrRole::Key)
+    }
+
+    /// A STR: a value, or a key of the MAP on top.
+    pub fn str(&mut self, s: &str) -> Result<(), Error> {
+        if s.as_bytes().contains(&0) {
+            return Err(self.refuse(Error::BadUtf8));
+        }
+        self.str_without_nul(s)
+    }
+
+    /// [`Core::str`] of a STR known to hold no NUL (for example checked by
+    /// [`crate::utf8::validate_str`]).
+    pub fn str_without_nul(&mut self, s: &str) -> Result<(), Error> {
+        self.stuck()?;
+        let s = s.as_bytes();
+        let role = self.str_role(s)?;
+        let at = self.st.hot.pos + string_head_len(s.len());
+        self.string(tag::STR, s)?;
+        match role {
+            StrRole::Value => {}
+            StrRole::Key => {
+                self.st.hot.top |= 1;
+                if self.key_store().is_none() {
+                    self.st.hot.key = at;
+                    self.st.hot.key_len = s.len();
+                } else {
+                    self.store_key(s);
+                }
+            }
+            StrRole::SortedKey => {
+                let h = self.st.hot;
+                let in_buf = self.buf.get(..h.pos).unwrap_or(&[]);
+                if h.key_len > 0
+                    && !key_at(in_buf, h.key, h.key_len).is_some_and(|p| key_above(s, p))
+                {
+                    self.st.hot.top |= UNSORTED;
+                }
+                self.st.hot.top |= 1;
+                self.st.hot.key = at;
+                self.st.hot.key_len = s.len();
+            }
+        }
+        Ok(())
+    }
+
+    /// Keeps key `s` in the innermost MAP's slot of the key store. Out of
+    /// room without a key area (the buffer is the store), a key that does
+    /// not fit leaves the MAP without a previous key.
+    fn store_key(&mut self, s: &[u8]) {
+        let slot = self.st.hot.key;
+        let end = slot.saturating_add(s.len());
+        let store: &mut [u8] = if self.keys.is_empty() {
+            self.buf
+        } else {
+            self.keys
+        };
+        let fits = match store.get_mut(slot..end) {
+            Some(d) => {
+                copy(d, s);
+                true
+            }
+            None => false,
+        };
+        self.st.hot.key_len = if fits { s.len() } else { 0 };
+        self.st.keys_top = if fits { end as u64 } else { slot as u64 };
+    }
+
+    /// A BIN: a value, or a chunk of the BLOB on top.
+    pub fn bin(&mut self, b: &[u8]) -> Result<(), Error> {
+        self.stuck()?;
+        if self.st.hot.top == T_BLOB {
+            let full = self.check(chunk_fits(b.len(), self.own()))?;
+            self.string(tag::BIN, b)?;
+            if !full {
+                // The short chunk ends the BLOB.
+                self.pop();
+            }
+            return Ok(());
+        }
+        self.value_slot()?;
+        self.string(tag::BIN, b)
+    }
+
+    /// A BLOB chunk: `bin` where only a BLOB may be open.
+    pub fn chunk(&mut self, b: &[u8]) -> Result<(), Error> {
+        self.stuck()?;
+        if self.st.hot.top != T_BLOB {
+            return Err(self.fail(Error::Invalid));
+        }
+        self.bin(b)
+    }
+
+    /// Opens a LIST, a MAP or a MAP sorted on close (`top` its first
+    /// state: `T_LIST`, `T_MAP_KEY`, `T_MAP_KEY | SORTED`).
+    #[inline(always)]
+    fn open(&mut self, top: u32) -> Result<(), Error> {
+        self.stuck()?;
+        self.value_slot()?;
+        // Room is checked first so that a refused push writes nothing.
+        self.room_for_level()?;
+        let own = self.st.total();
+        self.put_byte(if top == T_LIST { tag::LIST } else { tag::MAP })?;
+        // Where the keys go is known once the tag is written (running out
+        // of room makes the buffer the key area). Without a slot, `key`
+        // means nothing until the first key and is left as it is, as the
+        // inline calls do.
+        let (top, key) = match top {
+            T_MAP_KEY if self.key_store().is_some() => {
+                (T_MAP_KEY | AREA, self.st.keys_top as usize)
+            }
+            _ => (top, self.st.hot.key),
+        };
+        self.push(own, top, key)
+    }
+
+    pub fn list(&mut self) -> Result<(), Error> {
+        self.open(T_LIST)
+    }
+
+    pub fn map(&mut self) -> Result<(), Error> {
+        self.open(T_MAP_KEY)
+    }
+
+    pub fn map_sorted(&mut self) -> Result<(), Error> {
+        self.open(T_MAP_KEY | SORTED)
+    }
+
+    /// Opens a BLOB of chunks of `chunk_len_minus_one + 1` bytes.
+    pub fn blob(&mut self, chunk_len_minus_one: u64) -> Result<(), Error> {
+        self.stuck()?;
+        self.value_slot()?;
+        self.room_for_level()?;
+        let mut head = [0u8; 9];
+        head[0] = tag::BLOB;
+        copy(
+            head.get_mut(1..).unwrap_or(&mut []),
+            &chunk_len_minus_one.to_be_bytes(),
+        );
+        self.put(&head)?;
+        let key = self.st.hot.key;
+        self.push(chunk_len_minus_one, T_BLOB, key)
+    }
+
+    /// Closes the innermost LIST or MAP (EOC), whatever its kind.
+    pub fn close(&mut self) -> Result<(), Error> {
+        self.close_kind(None)
+    }
+
+    /// Closes the innermost container, which must be a MAP (`map` true) or
+    /// a LIST (`map` false): else [`Error::WrongClose`].
+    pub fn close_checked(&mut self, map: bool) -> Result<(), Error> {
+        self.close_kind(Some(map))
+    }
+
+    fn close_kind(&mut self, map: Option<bool>) -> Result<(), Error> {
+        self.stuck()?;
+        let top = self.st.hot.top;
+        let e = if self.st.hot.depth == 0 {
+            Error::UnexpectedEoc
+        } else if top == T_BLOB {
+            Error::BlobBadTerm
+        } else if map.is_some_and(|m| m != is_map(top)) {
+            Error::WrongClose
+        } else if is_map(top) && top & 1 != 0 {
+            Error::MapNoVal
+        } else {
+            if top & UNSORTED != 0 {
+                self.sort(self.own())?;
+            }
+            self.put_byte(tag::EOC)?;
+            if is_map(top) && top & SORTED == 0 && self.key_store().is_some() {
+                self.st.keys_top = self.st.hot.key as u64;
+            }
+            self.pop();
+            return Ok(());
+        };
+        Err(self.fail(e))
+    }
+
+    /// Sorts the pairs of the MAP sorted on close whose tag is at stream
+    /// position `start`, if all of it is in the buffer; a duplicate key is
+    /// refused and the MAP is taken back out of the buffer.
+    #[cold]
+    #[inline(never)]
+    fn sort(&mut self, start: u64) -> Result<(), Error> {
+        if self.st.flags & (W_ROOM | W_COUNT) != 0 || start < self.st.flushed {
+            return Ok(());
+        }
+        let tag_at = usize::try_from(start - self.st.flushed).unwrap_or(usize::MAX);
+        let pos = self.st.hot.pos;
+        let region = self.buf.get_mut(tag_at.saturating_add(1)..pos);
+        if let Err(e) = sort_pairs(region.unwrap_or(&mut [])) {
+            // The MAP goes back out of the buffer, tag included.
+            self.st.hot.pos = tag_at.min(pos);
+            return Err(self.fail(e));
+        }
+        Ok(())
+    }
+
+    /// Checks that the document is balanced, flushes everything, and
+    /// returns the total size (the size needed after `NoMem`). The next
+    /// item starts a new document.
+    pub fn finish(&mut self) -> Result<u64, Error> {
+        self.stuck()?;
+        if self.st.hot.depth != 0 {
+            return Err(self.fail(Error::Unclosed));
+        }
+        if self.st.flags & (W_ROOM | W_COUNT) == 0 && self.sink.is_some() {
+            self.flush_some()?;
+        }
+        self.st.hot.top = T_ROOT;
+        if self.st.flags & W_ROOM != 0 {
+            return Err(Error::NoMem);
+        }
+        Ok(self.st.total())
+    }
+
+    // ----- the other atoms -----
+
+    pub fn nil(&mut self) -> Result<(), Error> {
+        self.scalar(&Atom::Nil)
+    }
+
+    pub fn bool(&mut self, v: bool) -> Result<(), Error> {
+        self.scalar(&Atom::Bool(v))
+    }
+
+    pub fn hexlet(&mut self, h: &[u8; 16]) -> Result<(), Error> {
+        self.scalar(&Atom::Hexlet(h))
+    }
+
+    pub fn float(&mut self, v: f64) -> Result<(), Error> {
+        self.stuck()?;
+        let mut b = [0u8; 8];
+        let n = self.check(float::shortest(v, &mut b))?;
+        self.scalar(&Atom::Float(b.get(..n).unwrap_or(&[])))
+    }
+
+    pub fn tai64_utc(&mut self, unix: i64, nsec: u32) -> Result<(), Error> {
+        self.stuck()?;
+        let mut label = [0u8; 16];
+        let n = self.check(tai64::utc_to_label(unix, nsec, &mut label))?;
+        self.scalar(&Atom::Tai64(label.get(..n).unwrap_or(&[])))
+    }
+
+    /// A MAGIC of exactly 12 bytes (pad a shorter one with zero bytes
+    /// yourself): before a document's root, where it does not count as
+    /// the root; elsewhere, an item.
+    pub fn magic(&mut self, magic: &[u8]) -> Result<(), Error> {
+        self.stuck()?;
+        let Ok(m) = <&[u8; MAGIC_LEN]>::try_from(magic) else {
+            return Err(self.fail(Error::Invalid));
+        };
+        let top = self.st.hot.top;
+        let r = self.scalar(&Atom::Magic(m));
+        if r.is_ok() && self.st.hot.depth == 0 {
+            self.st.hot.top = top;
+        }
+        r
+    }
+
+    /// Any atom: containers open, EOC closes, the rest is written.
+    pub fn atom(&mut self, atom: &Atom<'_>) -> Result<(), Error> {
+        match *atom {
+            Atom::Eoc => self.close(),
+            Atom::List => self.list(),
+            Atom::Map => self.map(),
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => self.blob(chunk_len_minus_one),
+            Atom::Str(s) => self.str(s),
+            Atom::Bin(b) => self.bin(b),
+            Atom::Uint(v) => self.uint(v),
+            Atom::Nint(v) => {
+                self.stuck()?;
+                let m = self.check(enc::nint_magnitude(v))?;
+                self.int(tag::NINT, m)
+            }
+            Atom::BigInt {
+                negative,
+                magnitude,
+            } => self.bigint(negative, magnitude),
+            _ => self.scalar(atom),
+        }
+    }
+
+    /// A whole BLOB: header, full chunks, the short last one.
+    pub fn blob_bytes(&mut self, chunk_len: u64, data: &[u8]) -> Result<(), Error> {
+        self.stuck()?;
+        let Some(minus_one) = chunk_len.checked_sub(1) else {
+            return Err(self.fail(Error::Invalid));
+        };
+        let step = usize::try_from(chunk_len).unwrap_or(usize::MAX);
+        self.blob(minus_one)?;
+        let mut rest = data;
+        loop {
+            let n = rest.len().min(step);
+            let (chunk, tail) = (rest.get(..n).unwrap_or(&[]), rest.get(n..).unwrap_or(&[]));
+            self.bin(chunk)?;
+            if n < step {
+                return Ok(());
+            }
+            rest = tail;
+        }
+    }
+}
