@@ -17,6 +17,7 @@ use std::ffi::{c_void, CStr, CString};
 use std::ptr::{null, null_mut};
 
 use libfuzzer_sys::fuzz_target;
+use yac::items::{Item, NONE};
 use yac_capi::ffi::atom::{YACAtom, YACAtomDecode, YACAtomsDecode};
 use yac_capi::ffi::builder::*;
 use yac_capi::ffi::cursor::*;
@@ -25,7 +26,6 @@ use yac_capi::ffi::items::*;
 use yac_capi::ffi::tai64::*;
 use yac_capi::ffi::validate::YACValidate;
 use yac_capi::ffi::{YACErr, YACErr2Str, YACVersion};
-use yac::items::{Item, NONE};
 use yac_testkit::input::Input;
 
 /// Old pools stay alive until the end of the run (the tree may still point

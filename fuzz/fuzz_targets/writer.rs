@@ -12,6 +12,7 @@ use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
 
 use libfuzzer_sys::fuzz_target;
+use yac::writer::Level;
 use yac_capi::ffi::validate::YACValidate;
 use yac_capi::ffi::writer::*;
 use yac_capi::ffi::YACErr;
@@ -42,18 +43,17 @@ unsafe extern "C" fn flush(ctx: *mut c_void, buf: *const u8, len: usize) -> u32 
 struct W {
     w: Box<YACWriter>,
     buf: Vec<u8>,
-    _levels: Vec<YACWriterLevel>,
+    _levels: Vec<Level>,
     _keys: Vec<u8>,
 }
 
 const LEVELS: usize = 6;
 
 fn writer(cap: Option<usize>, keys: usize) -> W {
-    let mut w = Box::new(YACWriter { reserved: [0; 16] });
+    // SAFETY: plain words and pointers; YACWriterInit sets them.
+    let mut w: Box<YACWriter> = Box::new(unsafe { std::mem::zeroed() });
     let mut buf = vec![0u8; cap.unwrap_or(0)];
-    let mut levels: Vec<YACWriterLevel> = (0..LEVELS)
-        .map(|_| YACWriterLevel { reserved: [0; 3] })
-        .collect();
+    let mut levels: Vec<Level> = (0..LEVELS).map(|_| Level::default()).collect();
     let mut key_area = vec![0u8; keys];
     // SAFETY: every region is live for as long as the writer (owned by W).
     let e = unsafe {
@@ -129,7 +129,7 @@ fuzz_target!(|data: &[u8]| {
                 .collect::<Vec<u8>>(),
         )
         .unwrap();
-        let mut lens = [0u64; 4];
+        let mut lens = [0usize; 4];
         let mut results = [YACErr::YACErrNo; 4];
         for (k, wr) in [&mut big, &mut tiny, &mut count, &mut stream]
             .into_iter()
@@ -142,7 +142,8 @@ fuzz_target!(|data: &[u8]| {
                     0 => YACWriterListOpen(w),
                     1 => YACWriterMapOpen(w),
                     2 => YACWriterMapOpenSorted(w),
-                    3 | 4 => YACWriterClose(w),
+                    3 => YACWriterListClose(w),
+                    4 => YACWriterMapClose(w),
                     5 => YACWriterNIL(w),
                     6 => YACWriterBool(w, flag),
                     7 => YACWriterUint(w, v),
@@ -160,7 +161,7 @@ fuzz_target!(|data: &[u8]| {
                     20 => YACWriterBlobOpen(w, v % 8),
                     21 => YACWriterChunk(w, b, n),
                     22 => YACWriterBlob(w, 1 + v % 8, b, n),
-                    _ => YACWriterFinish(&mut lens[k], w),
+                    _ => YACWriterFinish(w, &mut lens[k]),
                 }
             };
             // SAFETY: as above.
@@ -187,12 +188,12 @@ fuzz_target!(|data: &[u8]| {
         if op == 23 && r_big == YACErr::YACErrNo {
             let total = lens[0];
             assert_eq!(lens[2], total, "count-only size");
-            let doc = &big.buf[..total as usize];
+            let doc = &big.buf[..total];
             if sink.fail_at == 0 {
                 assert_eq!(sink.out, doc, "streamed bytes");
             }
             if r_tiny == YACErr::YACErrNo {
-                assert_eq!(&tiny.buf[..total as usize], doc, "small buffer bytes");
+                assert_eq!(&tiny.buf[..total], doc, "small buffer bytes");
             }
             // The document(s): one valid item after another.
             let mut off = 0usize;
