@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tree_checks.h"
 #include "yac.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -18,23 +19,6 @@
 static const unsigned char list_a[] = {0x08, 0x0C, 0x81, 0x01, 0x0C, 0x81, 0x02, 0x00};
 static const unsigned char list_b[] = {0x08, 0x0C, 0x81, 0x03, 0x00};
 
-static void check_ok(struct YACItems *items, const char *name) {
-  uint32_t node = 0;
-  const char *why = NULL;
-  YACErr e = YACItemsCheck(&node, &why, items);
-  if (e != YACErrNo) {
-    fprintf(stderr, "check: node %u: %s\n", (unsigned)node, why ? why : "?");
-  }
-  CHECK(e == YACErrNo, name);
-}
-
-static uint32_t parse_whole(struct YACItems *items, const unsigned char *b, size_t n,
-                            const char *name) {
-  uint32_t root = YACItemNone;
-  size_t off = 0;
-  CHECK(YACItemsParse(items, &root, &off, b, n) == YACErrNo && off == n, name);
-  return root;
-}
 
 static bool encodes_to(const struct YACItems *items, uint32_t idx, const unsigned char *want,
                        size_t n) {

@@ -186,6 +186,10 @@ enum YACWalkEvent
 typedef uint32_t YACWalkEvent;
 #endif // __cplusplus
 
+// The free list: its first node and its length. Plain words (the C layer
+// keeps them in reserved words of `struct YACItems`).
+struct FreeList;
+
 // Pointer and length of bytes inside the decoded input.
 struct YACBytes {
   // First byte (points into the caller's input buffer).
@@ -279,6 +283,9 @@ typedef struct YACItem *(*YACItemsGrowFn)(void *ctx,
 // A tree in caller memory: the node pool, its use, and the parser's
 // options and state. Initialise with `YACItemsInit`; then `list`, `len`
 // and `cap` may be read, `maxDepth`, `flags`, `grow` and `growCtx` set.
+// Nodes are taken from the end of the pool (`len` grows) or, for the
+// adders, from the nodes `YACItemsFree` gave back: see there for how
+// pool use grows under edits.
 struct YACItems {
   // The node pool (caller memory).
   struct YACItem *list;
@@ -320,12 +327,14 @@ struct YACWalk {
 // call given one returns `YACErrInvalid` with nothing changed: make a new
 // one. Insertions (`YACItemsAdd`, `InsertAfter`, `Prepend`, cursor
 // inserts, `MapSet` adding a pair), parses and aborts keep cursors valid;
-// a cursor's own remove and replace keep it valid. Staleness is detected
-// by an edit counter of 32 bits: a cursor left unused across exactly a
-// multiple of 2^32 unlinking edits would pass for valid. A cursor of
-// another tree is refused too, except with a chance of about 2^-32 (the
-// counters start from the pools' addresses). Plain words, copied freely;
-// never write them.
+// a cursor's own remove and replace keep it valid. A cursor from before
+// a `YACItemsInit` (of this `struct YACItems` over the same pool too) is
+// refused as well. Staleness is detected by a generation word that every
+// `YACItemsInit` and every unlinking edit draws from one process-wide
+// 32-bit counter, so no two of them in a process share it until 2^32
+// draws have passed (on targets without atomic read-modify-write, such as
+// Cortex-M0, only as long as no draw is preempted by another one in an
+// interrupt handler). Plain words, copied freely; never write them.
 struct YACCursor {
   // Internal state.
   uint32_t reserved[4];
@@ -936,7 +945,8 @@ YACErr YACItemsInit(struct YACItems *items, struct YACItem *mem, size_t cap);
 // encoding and walks see the pool as before it began).
 // On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 // the nodes of this document are dropped (`items->len` is back to what it
-// was before the document began) and `*off` is at the offending atom.
+// was before the document began, and only the pool's unused nodes past it
+// may have been written) and `*off` is at the offending atom.
 //
 // Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
 // nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
@@ -1164,7 +1174,8 @@ YACErr YACItemsSetValue(struct YACItems *items, uint32_t idx, const struct YACAt
 YACErr YACItemsInsertAfter(struct YACItems *items, uint32_t parent, uint32_t prev, uint32_t idx);
 
 // Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
+// `parent`. O(1) (with the cycle check of `YACItemsCursorInsert` when
+// `idx` is a non-empty container). Refused as `YACItemsInsertAfter` is.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`.
@@ -1180,6 +1191,27 @@ YACErr YACItemsPrepend(struct YACItems *items, uint32_t parent, uint32_t idx);
 // # Safety
 // `removed` writable; `items` as set up by `YACItemsInit`.
 YACErr YACItemsRemove(uint32_t *removed, struct YACItems *items, uint32_t parent, uint32_t prev);
+
+// Frees the unlinked node `idx` (one that was removed, replaced, made and
+// never linked, or a parsed document's root) and its whole subtree: their
+// slots go onto a free list, and the next nodes made (`YACItemsAdd*`,
+// `YACItemsMapPut*`) take them before the pool's end; `*freed` (NULL:
+// not wanted) gets how many were freed. The indices of the freed nodes
+// must not be used again, and every cursor becomes stale. O(size of the
+// subtree), no memory. A linked node (remove it first), an index not in
+// use, a broken subtree, or an unfinished parse: `YACErrInvalid`, nothing
+// changed.
+//
+// Pool use: no edit frees a node by itself (it hands the unlinked node
+// back to the caller, who may insert it elsewhere), so without this call
+// a pool's `len` only grows, by one per node made (two per BLOB), and a
+// long-lived tree edited in a loop runs out of nodes. Freeing what is
+// removed bounds it to the largest tree plus what parses take: parses
+// and BLOBs always take new nodes at the end.
+//
+// # Safety
+// `freed` NULL or writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsFree(size_t *freed, struct YACItems *items, uint32_t idx);
 
 // Puts the unlinked node `idx` in place of the child after `prev` (or the
 // first) of the LIST or BLOB `parent`; `*old` gets the replaced node, now
@@ -1349,8 +1381,11 @@ YACErr YACItemsCursorNext(uint32_t *child, struct YACCursor *cur, const struct Y
 
 // Inserts the unlinked node `idx` at the cursor, in a LIST or BLOB, and
 // moves the cursor past it: repeated inserts keep their order, and a
-// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list.
-// Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
+// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list,
+// when `idx` is a leaf or an empty container (a tree built top-down) or
+// the cursor's container is a root (built bottom-up); a non-empty
+// container inserted into a nested one costs the walk up to the root that
+// rules out a cycle, O(depth). Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
 // (use `YACItemsMapAppend` or `YACItemsMapSet`), a linked node, a cycle
 // and during an unfinished parse; a non-BIN into a BLOB is
 // `YACErrBlobBadTerm`.
@@ -1387,7 +1422,8 @@ YACErr YACItemsCursorReplace(uint32_t *old,
 // sort above the MAP's last key (length first, then bytewise), else
 // `YACErrMapUnordered` (`YACItemsMapSet` takes keys in any order, in
 // O(number of keys)); a key that is no non-empty STR is
-// `YACErrMapBadKey`. O(1) plus one key comparison.
+// `YACErrMapBadKey`. O(1) plus one key comparison (plus the cycle check
+// of `YACItemsCursorInsert` when `value` is a non-empty container).
 //
 // # Safety
 // `items` as set up by `YACItemsInit`; `cur` valid and writable.
@@ -1827,10 +1863,19 @@ YACErr YACWriterBlob(struct YACWriter *w, uint64_t chunkLen, const unsigned char
  * on every tag and second byte with many tails, and on the integer edges.
  * ---------------------------------------------------------------------- */
 
+/* For YACAtomDecodeInline: stores a one-word value in `atom->v`, with
+ * the rest of the union zeroed (as YACAtomDecode does). Not API.
+ * Pointers: `atom` writable. */
+static inline void YACAtomWord_(struct YACAtom *atom, uint64_t v) {
+  atom->v.bytes.ptr = NULL;
+  atom->v.bytes.len = 0;
+  atom->v.uint = v;
+}
+
 /* For YACAtomDecodeInline: stores a one-byte atom. Not API.
  * Pointers: `got`, `atom` writable. */
 static inline YACErr YACAtomOne_(size_t *got, struct YACAtom *atom, uint32_t typ, uint8_t tag) {
-  atom->v.uint = 0;
+  YACAtomWord_(atom, 0);
   atom->typ = typ;
   atom->tag = tag;
   *got = 1;
@@ -1919,7 +1964,7 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
       } else {
         atom->typ = YACItemPint;
       }
-      atom->v.uint = v;
+      YACAtomWord_(atom, v);
       atom->tag = t;
       *got = 2 + n;
       return YACErrNo;

@@ -80,8 +80,15 @@ fn batch_agrees(buf: &[u8], cap: usize) {
 fn batch_agrees_with_one_by_one() {
     let mut rng = Rng::new(31);
     let mut stopped_at_an_error = 0;
-    for i in 0..3000 {
-        let v = gen_value(&mut rng, 4, if i % 100 == 0 { 70_000 } else { 200 });
+    // Under Miri (which interprets every step) a tenth of the rounds, and
+    // no 70 000-byte strings.
+    let (rounds, big) = if cfg!(miri) {
+        (300, 2_000)
+    } else {
+        (3000, 70_000)
+    };
+    for i in 0..rounds {
+        let v = gen_value(&mut rng, 4, if i % 100 == 0 { big } else { 200 });
         let mut doc = encode(&v);
         if i % 2 == 1 {
             mutate(&mut rng, &mut doc);
@@ -105,7 +112,7 @@ fn batch_agrees_with_one_by_one() {
         stopped_at_an_error += usize::from(e != YACErr::YACErrNo);
     }
     assert!(
-        stopped_at_an_error > 300,
+        stopped_at_an_error > rounds / 10,
         "mutations too mild: {stopped_at_an_error}"
     );
     batch_agrees(&[], 4);

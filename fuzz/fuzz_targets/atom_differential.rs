@@ -15,9 +15,9 @@ use std::mem::MaybeUninit;
 use common::walk::{check_atom_agree, check_doc_agree, hex_head};
 use libfuzzer_sys::fuzz_target;
 use yac::atom::{decode, Atom};
+use yac::Error;
 use yac_capi::ffi::atom::{YACAtom, YACAtomDecode};
 use yac_capi::ffi::YACErr;
-use yac::Error;
 
 /// `YACAtomDecode` of `buf` equals the core decoder's result.
 fn check_c_atom_agrees(buf: &[u8]) {

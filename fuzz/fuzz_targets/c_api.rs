@@ -3,25 +3,30 @@
 //! combinations (valid buffers of any size, NULL with and without a
 //! length), bad node indices, offsets past the end, atoms with any type
 //! value, a growth callback, and cursors kept across calls (so mostly
-//! stale). Every call must return an error code (no panic, no
-//! out-of-bounds access under ASan), and the tree must stay sane: `len <=
-//! cap`, parsed roots encode back to their bytes, and `YACItemsCheck`
-//! passes after every call (issue 13).
+//! stale), the builder (typed adders, an arena, MAP puts), `YACItemsFree`
+//! and the batch decoder. Every call must return an error code (no panic,
+//! no out-of-bounds access under ASan), and the tree must stay sane: `len
+//! <= cap`, parsed roots encode back to their bytes, and `YACItemsCheck`
+//! passes after every call. Every call that refuses must change nothing:
+//! `struct YACItems` (its pool pointer and size aside, which growth may
+//! change), the nodes in use, the arena and its memory, and the cursors
+//! are compared before and after it (`atomic!`).
 #![no_main]
-
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr::{null, null_mut};
 
-use yac_testkit::input::Input;
 use libfuzzer_sys::fuzz_target;
-use yac_capi::ffi::atom::{YACAtom, YACAtomDecode};
+use yac::items::{Item, NONE};
+use yac_capi::ffi::atom::{YACAtom, YACAtomDecode, YACAtomsDecode};
+use yac_capi::ffi::builder::*;
+use yac_capi::ffi::cursor::*;
 use yac_capi::ffi::enc::*;
 use yac_capi::ffi::items::*;
-use yac_capi::ffi::cursor::*;
 use yac_capi::ffi::tai64::*;
-use yac_capi::ffi::{YACErr, YACErr2Str};
-use yac::items::{Item, NONE};
+use yac_capi::ffi::validate::YACValidate;
+use yac_capi::ffi::{YACErr, YACErr2Str, YACVersion};
+use yac_testkit::input::Input;
 
 /// Old pools stay alive until the end of the run (the tree may still point
 /// at them between a failed growth and the next call); freed with `Growth`.
@@ -113,18 +118,76 @@ fn ok(e: YACErr) -> bool {
     e == YACErr::YACErrNo
 }
 
+/// The bytes of `v`.
+fn bytes_of<T>(v: &T) -> Vec<u8> {
+    // SAFETY: any `T` may be read as bytes (these structs have no padding
+    // that libyac leaves unset: they are all words).
+    unsafe { std::slice::from_raw_parts((v as *const T).cast::<u8>(), std::mem::size_of::<T>()) }
+        .to_vec()
+}
+
+/// What a refused call must leave as it was.
+#[derive(PartialEq, Eq, Debug)]
+struct Snapshot {
+    items: Vec<u8>,
+    nodes: Vec<u8>,
+    arena: Vec<u8>,
+    mem: Vec<u8>,
+    cursors: Vec<u8>,
+}
+
+/// # Safety
+/// `it` a live `struct YACItems` whose `list` holds `len` nodes.
+unsafe fn snapshot(
+    it: *const YACItems,
+    arena: &YACArena,
+    mem: &[u8],
+    cursors: &[YACCursor; 2],
+) -> Snapshot {
+    // SAFETY: per the contract.
+    let items = unsafe { &*it };
+    let mut head = bytes_of(items);
+    // `list` and `cap` may change on a refusal (the pool grew first).
+    let (list_at, cap_at) = (0, 12);
+    head[list_at..list_at + 8].fill(0);
+    head[cap_at..cap_at + 4].fill(0);
+    let nodes = if items.list.is_null() {
+        Vec::new()
+    } else {
+        // SAFETY: the pool holds `len` nodes.
+        let used = unsafe { std::slice::from_raw_parts(items.list, items.len as usize) };
+        used.iter().flat_map(bytes_of).collect()
+    };
+    Snapshot {
+        items: head,
+        nodes,
+        arena: bytes_of(arena),
+        mem: mem.to_vec(),
+        cursors: cursors.iter().flat_map(bytes_of).collect(),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input::new(data);
     let mut growth = Growth::default();
     let mut pool = vec![Item::default(); inp.below(40)];
     let mut items = std::mem::MaybeUninit::<YACItems>::zeroed();
     let it = items.as_mut_ptr();
+    let mut mem = vec![0u8; inp.below(96)];
+    let mut arena = YACArena {
+        mem: null_mut(),
+        cap: 0,
+        len: 0,
+    };
     // SAFETY (every call below): pointers are NULL or point at live Rust
     // objects of the right size; the tree's input is `data`, alive for the
     // whole run, and its pool is `pool` or one of `growth.pools`.
     unsafe {
         assert!(ok(YACItemsInit(it, pool.as_mut_ptr(), pool.len())));
-        assert_eq!(YACItemsInit(null_mut(), pool.as_mut_ptr(), 1), YACErr::YACErrInvalid);
+        assert_eq!(
+            YACItemsInit(null_mut(), pool.as_mut_ptr(), 1),
+            YACErr::YACErrInvalid
+        );
         assert_eq!(YACItemsInit(it, null_mut(), 1), YACErr::YACErrInvalid);
         let mut buf = vec![0u8; 0];
         let mut steps = 0;
@@ -132,11 +195,28 @@ fuzz_target!(|data: &[u8]| {
         // to where that document began, before the current call.
         let mut pending = false;
         let mut cursors = [YACCursor { reserved: [0; 4] }; 2];
+        assert!(ok(YACArenaInit(&mut arena, mem.as_mut_ptr(), mem.len())));
+        let ar: *mut YACArena = &mut arena;
+        // A call that refuses changes nothing (see the module docs).
+        macro_rules! atomic {
+            ($e:expr) => {{
+                let before = snapshot(it, &*ar, &mem, &cursors);
+                let r = $e;
+                if r != YACErr::YACErrNo {
+                    let after = snapshot(it, &*ar, &mem, &cursors);
+                    assert!(
+                        before == after,
+                        "refused with {r:?}, but changed: {before:?} / {after:?}"
+                    );
+                }
+                r
+            }};
+        }
         while !inp.is_empty() && steps < 200 {
             steps += 1;
             let len = (*it).len;
             let (mut sz, mut sz2, mut u) = (0usize, 0usize, 0u32);
-            let op = inp.byte() % 26;
+            let op = inp.byte() % 31;
             match op {
                 0 => {
                     (*it).maxDepth = u32::from(inp.byte() % 6);
@@ -224,21 +304,30 @@ fuzz_target!(|data: &[u8]| {
                     let _ = YACItemsGetStr(ptr_or_null(&mut inp, &mut s), null_mut(), it, i);
                     if ok(YACItemsGetBin(&mut p, &mut sz, it, i)) {
                         // Read it all: ASan checks the pointer and length.
-                        let _ = std::slice::from_raw_parts(p, sz).iter().fold(0u8, |a, &x| a ^ x);
+                        let _ = std::slice::from_raw_parts(p, sz)
+                            .iter()
+                            .fold(0u8, |a, &x| a ^ x);
                     }
                     if ok(YACItemsGetBytes(&mut p, &mut sz, it, i)) {
-                        let _ = std::slice::from_raw_parts(p, sz).iter().fold(0u8, |a, &x| a ^ x);
+                        let _ = std::slice::from_raw_parts(p, sz)
+                            .iter()
+                            .fold(0u8, |a, &x| a ^ x);
                     }
                     let mut t = 0u64;
                     let _ = YACItemsGetBlob(ptr_or_null(&mut inp, &mut v64), &mut t, it, i);
                 }
                 8 | 9 => {
                     let a = raw_atom(&mut inp);
-                    let ap = if inp.byte() % 16 == 0 { null() } else { a.as_ptr() };
-                    if op == 8 {
-                        let _ = YACItemsAdd(ptr_or_null(&mut inp, &mut u), it, ap);
+                    let ap = if inp.byte() % 16 == 0 {
+                        null()
                     } else {
-                        let _ = YACItemsSetValue(it, idx(&mut inp, len), ap);
+                        a.as_ptr()
+                    };
+                    if op == 8 {
+                        let _ = atomic!(YACItemsAdd(ptr_or_null(&mut inp, &mut u), it, ap));
+                    } else {
+                        let i = idx(&mut inp, len);
+                        let _ = atomic!(YACItemsSetValue(it, i, ap));
                     }
                 }
                 10 => {
@@ -247,31 +336,39 @@ fuzz_target!(|data: &[u8]| {
                     let mut a = std::mem::MaybeUninit::<YACAtom>::zeroed();
                     if ok(YACAtomDecode(&mut sz, a.as_mut_ptr(), b, n)) {
                         assert!(sz >= 1 && sz <= n);
-                        let _ = YACItemsAdd(&mut u, it, a.as_ptr());
+                        let _ = atomic!(YACItemsAdd(&mut u, it, a.as_ptr()));
                     }
                 }
                 11 => {
                     let (p, q, c) = (idx(&mut inp, len), idx(&mut inp, len), idx(&mut inp, len));
-                    let _ = YACItemsInsertAfter(it, p, q, c);
-                    let _ = YACItemsPrepend(it, p, c);
+                    let _ = atomic!(YACItemsInsertAfter(it, p, q, c));
+                    let _ = atomic!(YACItemsPrepend(it, p, c));
                 }
                 12 => {
                     let (p, q, c) = (idx(&mut inp, len), idx(&mut inp, len), idx(&mut inp, len));
-                    let _ = YACItemsRemove(ptr_or_null(&mut inp, &mut u), it, p, q);
-                    let _ = YACItemsReplace(ptr_or_null(&mut inp, &mut u), it, p, q, c);
+                    let r = ptr_or_null(&mut inp, &mut u);
+                    let _ = atomic!(YACItemsRemove(r, it, p, q));
+                    let r = ptr_or_null(&mut inp, &mut u);
+                    let _ = atomic!(YACItemsReplace(r, it, p, q, c));
                 }
                 13 => {
                     let (m, k, v) = (idx(&mut inp, len), idx(&mut inp, len), idx(&mut inp, len));
-                    let _ = YACItemsMapSet(ptr_or_null(&mut inp, &mut u), it, m, k, v);
+                    let r = ptr_or_null(&mut inp, &mut u);
+                    let _ = atomic!(YACItemsMapSet(r, it, m, k, v));
                     let (b, n) = bytes_arg(&mut inp, 8);
-                    let _ = YACItemsMapDel(ptr_or_null(&mut inp, &mut u), it, m, b.cast(), n);
+                    let r = ptr_or_null(&mut inp, &mut u);
+                    let _ = atomic!(YACItemsMapDel(r, it, m, b.cast(), n));
                 }
                 14 | 15 => {
                     let i = idx(&mut inp, len);
                     let cap = inp.below(300);
                     buf.resize(cap, 0);
                     let mut off = inp.below(cap + 3);
-                    let bp = if cap == 0 && inp.bool() { null_mut() } else { buf.as_mut_ptr() };
+                    let bp = if cap == 0 && inp.bool() {
+                        null_mut()
+                    } else {
+                        buf.as_mut_ptr()
+                    };
                     let before = off;
                     let e = YACItemsEncode(ptr_or_null(&mut inp, it), i, &mut off, bp, cap);
                     assert!(ok(e) || off == before, "{e:?} moved the offset");
@@ -295,7 +392,13 @@ fuzz_target!(|data: &[u8]| {
                         }
                     }
                     let _ = YACItemsWalkInit(null_mut(), it, root);
-                    let _ = YACItemsWalkNext(&mut YACWalkEvent::YACWalkEnd, null_mut(), &mut u, w.as_mut_ptr(), it);
+                    let _ = YACItemsWalkNext(
+                        &mut YACWalkEvent::YACWalkEnd,
+                        null_mut(),
+                        &mut u,
+                        w.as_mut_ptr(),
+                        it,
+                    );
                 }
                 17 => {
                     let (b, n) = bytes_arg(&mut inp, 80);
@@ -311,7 +414,13 @@ fuzz_target!(|data: &[u8]| {
                     // The atom encoders, with room of any size or none.
                     let cap = inp.below(80);
                     buf.resize(cap, 0);
-                    let bp = if cap == 0 && inp.bool() { null_mut() } else if inp.byte() % 32 == 0 { null_mut() } else { buf.as_mut_ptr() };
+                    let bp = if cap == 0 && inp.bool() {
+                        null_mut()
+                    } else if inp.byte() % 32 == 0 {
+                        null_mut()
+                    } else {
+                        buf.as_mut_ptr()
+                    };
                     let l = ptr_or_null(&mut inp, &mut sz);
                     let (b, n) = bytes_arg(&mut inp, 40);
                     let e = match inp.byte() % 17 {
@@ -351,8 +460,16 @@ fuzz_target!(|data: &[u8]| {
                 21 => {
                     let cap = inp.below(20);
                     buf.resize(cap, 0);
-                    let bp = if cap == 0 { null_mut() } else { buf.as_mut_ptr() };
-                    let (sec, ns, as_) = (inp.u64() as i64 >> inp.below(64), inp.u32() >> inp.below(32), inp.u32() >> inp.below(32));
+                    let bp = if cap == 0 {
+                        null_mut()
+                    } else {
+                        buf.as_mut_ptr()
+                    };
+                    let (sec, ns, as_) = (
+                        inp.u64() as i64 >> inp.below(64),
+                        inp.u32() >> inp.below(32),
+                        inp.u32() >> inp.below(32),
+                    );
                     let _ = YACTAIToTAI64(ptr_or_null(&mut inp, &mut sz), bp, cap, sec, ns, as_);
                     let _ = YACUTCToTAI64(&mut sz, bp, cap, sec, ns);
                     let mut t = 0i64;
@@ -364,18 +481,23 @@ fuzz_target!(|data: &[u8]| {
                     // Cursors: made from the tree, or kept from earlier
                     // calls (stale after an unlinking edit), then used.
                     let k = inp.below(2);
-                    let c: *mut YACCursor = ptr_or_null(&mut inp, &mut cursors[k]);
+                    let c: *mut YACCursor = if inp.byte() % 8 == 0 {
+                        null_mut()
+                    } else {
+                        cursors.as_mut_ptr().add(k)
+                    };
                     let (p, q) = (idx(&mut inp, len), idx(&mut inp, len));
+                    let out = ptr_or_null(&mut inp, &mut u);
                     let e = match inp.byte() % 10 {
-                        0 => YACItemsCursorFirst(c, it, p),
-                        1 => YACItemsCursorEnd(c, it, p),
-                        2 => YACItemsCursorAfter(c, it, p, q),
-                        3 => YACItemsCursorPeek(ptr_or_null(&mut inp, &mut u), c, it),
-                        4 => YACItemsCursorNext(ptr_or_null(&mut inp, &mut u), c, it),
-                        5 => YACItemsCursorInsert(it, c, p),
-                        6 => YACItemsCursorRemove(ptr_or_null(&mut inp, &mut u), it, c),
-                        7 => YACItemsCursorReplace(ptr_or_null(&mut inp, &mut u), it, c, p),
-                        8 => YACItemsMapAppend(it, c, p, q),
+                        0 => atomic!(YACItemsCursorFirst(c, it, p)),
+                        1 => atomic!(YACItemsCursorEnd(c, it, p)),
+                        2 => atomic!(YACItemsCursorAfter(c, it, p, q)),
+                        3 => atomic!(YACItemsCursorPeek(out, c, it)),
+                        4 => atomic!(YACItemsCursorNext(out, c, it)),
+                        5 => atomic!(YACItemsCursorInsert(it, c, p)),
+                        6 => atomic!(YACItemsCursorRemove(out, it, c)),
+                        7 => atomic!(YACItemsCursorReplace(out, it, c, p)),
+                        8 => atomic!(YACItemsMapAppend(it, c, p, q)),
                         _ => {
                             let _ = (YACItemsCursorParent(c), YACItemsCursorPrev(c));
                             YACErr::YACErrNo
@@ -384,6 +506,84 @@ fuzz_target!(|data: &[u8]| {
                     assert_ne!(e, YACErr::YACErrNotEnough);
                     let parsing = YACItemsParsing(it);
                     assert!(!parsing || pending, "parsing without an unfinished parse");
+                }
+                25 | 26 => {
+                    // The typed adders, with or without the arena.
+                    let a = ptr_or_null(&mut inp, ar);
+                    let (b, n) = bytes_arg(&mut inp, 24);
+                    let v = inp.u64() >> inp.below(64);
+                    let i = ptr_or_null(&mut inp, &mut u);
+                    let hex = if n >= 16 { b } else { null() };
+                    let _ = match inp.byte() % 13 {
+                        0 => atomic!(YACItemsAddNIL(i, it)),
+                        1 => atomic!(YACItemsAddBool(i, it, v & 1 == 1)),
+                        2 => atomic!(YACItemsAddUint(i, it, v)),
+                        3 => atomic!(YACItemsAddSint(i, it, v as i64)),
+                        4 => atomic!(YACItemsAddList(i, it)),
+                        5 => atomic!(YACItemsAddMap(i, it)),
+                        6 => atomic!(YACItemsAddBlob(i, it, v % 9)),
+                        7 => atomic!(YACItemsAddStr(i, it, a, b.cast(), n)),
+                        8 => atomic!(YACItemsAddBin(i, it, a, b, n)),
+                        9 => atomic!(YACItemsAddHexlet(i, it, a, hex)),
+                        10 => atomic!(YACItemsAddFloat(i, it, a, f64::from_bits(v))),
+                        11 => atomic!(YACItemsAddUTC(i, it, a, v as i64 >> 8, v as u32 >> 2)),
+                        _ => atomic!(YACItemsAddMagic(i, it, a, b, n)),
+                    };
+                }
+                27 => {
+                    // MAP puts by key, with or without the arena.
+                    let a = ptr_or_null(&mut inp, ar);
+                    let (m, v) = (idx(&mut inp, len), idx(&mut inp, len));
+                    let key: Vec<u8> = inp.slice(6).iter().copied().filter(|&x| x != 0).collect();
+                    let key = CString::new(key).unwrap();
+                    let k = if inp.byte() % 16 == 0 {
+                        null()
+                    } else {
+                        key.as_ptr()
+                    };
+                    let x = inp.u64();
+                    let _ = match inp.byte() % 7 {
+                        0 => atomic!(YACItemsMapPut(
+                            ptr_or_null(&mut inp, &mut u),
+                            it,
+                            a,
+                            m,
+                            k,
+                            v
+                        )),
+                        1 => atomic!(YACItemsMapPutUint(it, a, m, k, x)),
+                        2 => atomic!(YACItemsMapPutSint(it, a, m, k, x as i64)),
+                        3 => atomic!(YACItemsMapPutBool(it, a, m, k, x & 1 == 1)),
+                        4 => atomic!(YACItemsMapPutNIL(it, a, m, k)),
+                        5 => atomic!(YACItemsMapPutStr(it, a, m, k, k)),
+                        _ => atomic!(YACItemsMapPutFloat(it, a, m, k, f64::from_bits(x))),
+                    };
+                }
+                28 => {
+                    // Freeing a subtree (mostly refused: linked, or gone).
+                    let i = idx(&mut inp, len);
+                    let f = ptr_or_null(&mut inp, &mut sz);
+                    let _ = atomic!(YACItemsFree(f, it, i));
+                }
+                29 => {
+                    // The batch decoder and the validator on input bytes.
+                    let (b, n) = bytes_arg(&mut inp, 64);
+                    let mut atoms = vec![std::mem::MaybeUninit::<YACAtom>::zeroed(); inp.below(6)];
+                    let cap = atoms.len();
+                    let _ = YACAtomsDecode(&mut sz, &mut sz2, atoms.as_mut_ptr().cast(), cap, b, n);
+                    let mut levels = [0usize; 4];
+                    let mut off = inp.below(3);
+                    let _ = YACValidate(
+                        &mut off,
+                        &mut sz,
+                        levels.as_mut_ptr(),
+                        inp.below(5),
+                        b,
+                        n,
+                        u32::from(inp.byte() % 4),
+                        u32::from(inp.byte() % 2),
+                    );
+                    assert!(!YACVersion().is_null());
                 }
                 22 => {
                     let s = YACErr2Str(inp.u32() as i32 >> inp.below(32));

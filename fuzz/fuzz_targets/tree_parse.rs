@@ -12,11 +12,10 @@
 //! `count_nodes` must agree with every document that parses. Never a panic.
 #![no_main]
 
-
-use yac_testkit::input::Input;
 use libfuzzer_sys::fuzz_target;
 use yac::items::{count_nodes, Item, Items, ItemsMut, Options};
 use yac::Error;
+use yac_testkit::input::Input;
 
 #[derive(Debug, PartialEq, Eq)]
 struct Outcome {
@@ -26,7 +25,9 @@ struct Outcome {
 }
 
 fn encode_root(items: &ItemsMut<'_, '_>, root: u32) -> Vec<u8> {
-    let n = items.encoded_len(root).expect("encoded_len of a parsed root");
+    let n = items
+        .encoded_len(root)
+        .expect("encoded_len of a parsed root");
     let mut out = vec![0u8; n];
     assert_eq!(items.encode(root, &mut out), Ok(n));
     out
@@ -35,7 +36,11 @@ fn encode_root(items: &ItemsMut<'_, '_>, root: u32) -> Vec<u8> {
 /// After a document parsed at `start..off` with `nodes` new nodes.
 fn check_parsed(doc: &[u8], start: usize, off: usize, nodes: usize, opts: Options, enc: &[u8]) {
     assert!(off > start, "an item takes at least one byte");
-    assert_eq!(enc, &doc[start..off], "parse then encode is not the identity");
+    assert_eq!(
+        enc,
+        &doc[start..off],
+        "parse then encode is not the identity"
+    );
     let counted = count_nodes(&doc[start..], opts.max_depth);
     // count_nodes always validates UTF-8; trust_utf8 parsing does not.
     if !(opts.trust_utf8 && counted == Err(Error::BadUtf8)) {

@@ -693,10 +693,10 @@ mod tests {
         same(&[]);
         for a in 0..=255u8 {
             same(&[a]);
-            for b in 0..=255u8 {
+            for b in (0..=255u8).step_by(crate::sample::stride(37)) {
                 same(&[a, b]);
                 if matches!(a, tag::PINT | tag::NINT | 0x81..=0x83 | 0xC1..=0xC3) {
-                    for c in 0..=255u8 {
+                    for c in (0..=255u8).step_by(crate::sample::stride(61)) {
                         same(&[a, b, c]);
                     }
                 }
@@ -708,7 +708,7 @@ mod tests {
     fn fast_path_agrees_on_integers_and_strings() {
         let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut inputs: Vec<Vec<u8>> = Vec::new();
-        for _ in 0..20_000 {
+        for _ in 0..crate::sample::count(20_000, 200) {
             let r = rnd();
             // An integer body of n bytes (possibly non-minimal, possibly
             // cut short), then a tail of 0..12 bytes.
@@ -812,10 +812,11 @@ mod tests {
         let mut taken = 0;
         // Every tag and second byte, with tails of every length up to 16
         // and of several kinds (zeros, ASCII, high bytes, random).
-        for a in 0..=255u8 {
-            for b in 0..=255u8 {
-                for len in [0, 1, 2, 3, 8, 9, 10, 14, 15, 16, 17, 30, 62, 70] {
-                    for fill in 0..4u8 {
+        let lens = [0, 1, 2, 3, 8, 9, 10, 14, 15, 16, 17, 30, 62, 70];
+        for a in (0..=255u8).step_by(crate::sample::stride(29)) {
+            for b in (0..=255u8).step_by(crate::sample::stride(67)) {
+                for &len in lens.iter().step_by(crate::sample::stride(3)) {
+                    for fill in (0..4u8).step_by(crate::sample::stride(3)) {
                         let mut v = std::vec![a, b];
                         v.extend((0..len).map(|i| match fill {
                             0 => 0,
@@ -855,7 +856,7 @@ mod tests {
         }
         // Integers of every width at the edges of u64/i64 and at random.
         for n in 0..=9usize {
-            for _ in 0..2000 {
+            for _ in 0..crate::sample::count(2000, 20) {
                 let r = rnd().to_be_bytes();
                 for t in [tag::PINT, tag::NINT] {
                     let mut v = std::vec![t, tag::BIN | n as u8];
@@ -880,7 +881,10 @@ mod tests {
                 taken += usize::from(window_agrees(&v));
             }
         }
-        assert!(taken > 100_000, "the window took only {taken} inputs");
+        assert!(
+            taken > crate::sample::count(100_000, 100),
+            "the window took only {taken} inputs"
+        );
     }
 
     /// fuzz/artifacts crash-ca074e26: +INT whose BIN body ends at 2^64 - 1,

@@ -343,8 +343,7 @@ mod tests {
             a64.push_str("41");
         }
         use std::string::String;
-        let t = |s: &'static str| Atom::Tai64(Box::leak(hex(s).into_boxed_slice()));
-        use std::boxed::Box;
+        let t = |label: &'static [u8]| Atom::Tai64(label);
         vec![
             (Atom::Nil, hex("01")),
             (Atom::Bool(false), hex("02")),
@@ -403,19 +402,40 @@ mod tests {
             (Atom::Nint(-256), hex("0D 81 FF")),
             (Atom::Nint(-257), hex("0D 82 0100")),
             (Atom::Nint(i64::MIN), hex("0D 88 7FFFFFFFFFFFFFFF")),
-            (t("4000000000000000"), hex("18 4000000000000000")),
-            (t("400000000000000A"), hex("18 400000000000000A")),
-            (t("3FFFFFFFFFFFFFFF"), hex("18 3FFFFFFFFFFFFFFF")),
-            (t("400000002A2B2C2D"), hex("18 400000002A2B2C2D")),
-            (t("4000000034353637"), hex("18 4000000034353637")),
-            (t("40000000586846A3"), hex("18 40000000586846A3")),
-            (t("40000000586846A5"), hex("18 40000000586846A5")),
             (
-                t("40000000673DD3E1 36F121D4"),
+                t(b"\x40\x00\x00\x00\x00\x00\x00\x00"),
+                hex("18 4000000000000000"),
+            ),
+            (
+                t(b"\x40\x00\x00\x00\x00\x00\x00\x0A"),
+                hex("18 400000000000000A"),
+            ),
+            (
+                t(b"\x3F\xFF\xFF\xFF\xFF\xFF\xFF\xFF"),
+                hex("18 3FFFFFFFFFFFFFFF"),
+            ),
+            (
+                t(b"\x40\x00\x00\x00\x2A\x2B\x2C\x2D"),
+                hex("18 400000002A2B2C2D"),
+            ),
+            (
+                t(b"\x40\x00\x00\x00\x34\x35\x36\x37"),
+                hex("18 4000000034353637"),
+            ),
+            (
+                t(b"\x40\x00\x00\x00\x58\x68\x46\xA3"),
+                hex("18 40000000586846A3"),
+            ),
+            (
+                t(b"\x40\x00\x00\x00\x58\x68\x46\xA5"),
+                hex("18 40000000586846A5"),
+            ),
+            (
+                t(b"\x40\x00\x00\x00\x67\x3D\xD3\xE1\x36\xF1\x21\xD4"),
                 hex("19 40000000673DD3E1 36F121D4"),
             ),
             (
-                t("40000000673DD3E1 36F121D4 00000001"),
+                t(b"\x40\x00\x00\x00\x67\x3D\xD3\xE1\x36\xF1\x21\xD4\x00\x00\x00\x01"),
                 hex("1A 40000000673DD3E1 36F121D4 00000001"),
             ),
             (

@@ -107,6 +107,9 @@ pub mod utf8;
 pub mod validate;
 pub mod writer;
 
+#[cfg(test)]
+mod sample;
+
 #[cfg(feature = "serde")]
 pub mod de;
 #[cfg(feature = "serde")]

@@ -31,6 +31,24 @@ pub union YACAtomValue {
     pub bytes: YACBytes,
 }
 
+impl YACAtomValue {
+    /// A value of one word (`uint`, `sint` as its bits, or 0 for atoms
+    /// without a value), with the rest of the union zeroed too: every
+    /// byte of an atom libyac stores is set, so that a caller may copy or
+    /// compare the whole struct.
+    #[inline(always)]
+    pub(crate) fn word(u: u64) -> YACAtomValue {
+        let mut v = YACAtomValue {
+            bytes: YACBytes {
+                ptr: core::ptr::null(),
+                len: 0,
+            },
+        };
+        v.uint = u;
+        v
+    }
+}
+
 /// One decoded atom. Byte values point into the input buffer, which must
 /// outlive the atom's use.
 #[repr(C)]
@@ -58,10 +76,10 @@ impl YACAtom {
                 len: s.len(),
             },
         };
-        let none = YACAtomValue { uint: 0 };
+        let none = YACAtomValue::word(0);
         let (v, typ) = match *a {
-            Atom::Uint(u) => (YACAtomValue { uint: u }, T::YACItemPint),
-            Atom::Nint(i) => (YACAtomValue { sint: i }, T::YACItemNint),
+            Atom::Uint(u) => (YACAtomValue::word(u), T::YACItemPint),
+            Atom::Nint(i) => (YACAtomValue::word(i as u64), T::YACItemNint),
             Atom::Str(s) => (bytes(s.as_bytes()), T::YACItemStr),
             Atom::Bin(b) => (bytes(b), T::YACItemBin),
             Atom::Eoc => (none, T::YACItemEOC),
@@ -72,12 +90,7 @@ impl YACAtom {
             Atom::Bool(true) => (none, T::YACItemTrue),
             Atom::Blob {
                 chunk_len_minus_one,
-            } => (
-                YACAtomValue {
-                    uint: chunk_len_minus_one,
-                },
-                T::YACItemBlob,
-            ),
+            } => (YACAtomValue::word(chunk_len_minus_one), T::YACItemBlob),
             Atom::BigInt {
                 negative: false,
                 magnitude,
@@ -147,7 +160,7 @@ pub unsafe extern "C" fn YACAtomDecode(
                 unsafe {
                     *got = 1;
                     *atom = YACAtom {
-                        v: YACAtomValue { uint: 0 },
+                        v: YACAtomValue::word(0),
                         typ: YACItemType::from(typ) as u32,
                         tag,
                     };
@@ -160,7 +173,7 @@ pub unsafe extern "C" fn YACAtomDecode(
                 unsafe {
                     *got = used;
                     *atom = YACAtom {
-                        v: YACAtomValue { uint: value },
+                        v: YACAtomValue::word(value),
                         typ: YACItemType::YACItemPint as u32,
                         // The only tag of a `Pint` atom.
                         tag: atom::tag::PINT,
@@ -331,7 +344,7 @@ fn decode_many(atoms: &mut [YACAtom], buf: &[u8]) -> (usize, usize, Result<(), E
         let used = match window {
             Window::One(typ, tag) => {
                 *slot = YACAtom {
-                    v: YACAtomValue { uint: 0 },
+                    v: YACAtomValue::word(0),
                     typ: YACItemType::from(typ) as u32,
                     tag,
                 };
@@ -345,7 +358,7 @@ fn decode_many(atoms: &mut [YACAtom], buf: &[u8]) -> (usize, usize, Result<(), E
                     atom::tag::NINT
                 };
                 *slot = YACAtom {
-                    v: YACAtomValue { uint: word },
+                    v: YACAtomValue::word(word),
                     typ: YACItemType::from(typ) as u32,
                     tag,
                 };
@@ -391,7 +404,7 @@ fn decode_one(slot: &mut YACAtom, rest: &[u8]) -> Result<usize, Error> {
 #[inline(always)]
 fn c_atom(q: Quick<'_>, tag: u8) -> (YACAtom, usize) {
     let (v, typ, used) = match q {
-        Quick::Word(typ, word, used) => (YACAtomValue { uint: word }, typ, used),
+        Quick::Word(typ, word, used) => (YACAtomValue::word(word), typ, used),
         Quick::Bytes(typ, payload) => (
             YACAtomValue {
                 bytes: YACBytes {

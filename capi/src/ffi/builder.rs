@@ -21,6 +21,7 @@ use core::ffi::{c_char, c_uchar, CStr};
 
 use super::items::{grow, with_mut, YACItems};
 use super::{input, out, run, YACErr};
+use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{Arena, ItemsMut};
 
@@ -63,17 +64,40 @@ pub unsafe extern "C" fn YACArenaInit(
     })
 }
 
-/// Makes sure the pool has room for `n` more nodes, growing it if it can.
+/// The nodes a call makes: `end` consecutive ones at the end of the pool
+/// (a BLOB and its extension slot), and `singles` that may also come from
+/// the free list.
+#[derive(Clone, Copy)]
+struct Room {
+    end: u32,
+    singles: u32,
+}
+
+impl Room {
+    const ONE: Room = Room { end: 0, singles: 1 };
+    const BLOB: Room = Room { end: 2, singles: 0 };
+
+    /// Whether a pool of `cap` nodes with `len` in use and `free` on the
+    /// free list has it.
+    fn fits(self, len: u32, cap: u32, free: u32) -> bool {
+        cap.saturating_sub(len)
+            .checked_sub(self.end)
+            .is_some_and(|rest| rest.saturating_add(free) >= self.singles)
+    }
+}
+
+/// Makes sure the pool has `room`, growing it if it can.
 ///
 /// # Safety
 /// `items` as for `with_mut`.
-unsafe fn reserve(items: *mut YACItems, n: u32) -> Result<(), YACErr> {
+unsafe fn reserve(items: *mut YACItems, room: Room) -> Result<(), YACErr> {
     // SAFETY: per this function's contract.
     let Some(it) = (unsafe { items.as_ref() }) else {
         return Err(YACErr::YACErrInvalid);
     };
+    let free = it.free_list().len;
     let (mut len, mut cap) = (it.len, it.cap);
-    while len.saturating_add(n) > cap {
+    while !room.fits(len, cap, free) {
         // SAFETY: per this function's contract.
         if !unsafe { grow(items) } {
             return Err(YACErr::YACErrNoMem);
@@ -85,7 +109,7 @@ unsafe fn reserve(items: *mut YACItems, n: u32) -> Result<(), YACErr> {
     Ok(())
 }
 
-/// Runs an adder that makes `n` nodes: room first (growing the pool), then
+/// Runs an adder that needs `room`: room first (growing the pool), then
 /// `f` on the tree and, when `arena` is not NULL, an arena over its free
 /// part, whose use is recorded afterwards.
 ///
@@ -97,14 +121,14 @@ unsafe fn build(
     idx: *mut u32,
     items: *mut YACItems,
     arena: *mut YACArena,
-    n: u32,
+    room: Room,
     f: impl FnOnce(&mut ItemsMut<'_, 'static>, Option<&mut Arena<'static>>) -> Result<u32, Error>,
 ) -> YACErr {
     run(|| {
         // SAFETY: per this function's contract.
         let idx = unsafe { out(idx)? };
         // SAFETY: per this function's contract.
-        unsafe { reserve(items, n)? };
+        unsafe { reserve(items, room)? };
         // SAFETY: `arena` is NULL or valid (contract).
         let a = unsafe { arena.as_mut() };
         let mut arena = match a {
@@ -131,10 +155,11 @@ unsafe fn build(
                 None => f(t, None),
             })
         };
+        let made = r?;
         if let Some((a, ar)) = arena {
             a.len += ar.used();
         }
-        *idx = r?;
+        *idx = made;
         Ok(())
     })
 }
@@ -151,7 +176,11 @@ fn need<'x>(arena: Option<&'x mut Arena<'static>>) -> Result<&'x mut Arena<'stat
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_nil()) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_nil()
+        })
+    }
 }
 
 /// Makes a TRUE or FALSE node.
@@ -161,7 +190,11 @@ pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> 
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v: bool) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_bool(v)) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_bool(v)
+        })
+    }
 }
 
 /// Makes a +INT node.
@@ -171,7 +204,11 @@ pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v:
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v: u64) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_uint(v)) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_uint(v)
+        })
+    }
 }
 
 /// Makes a +INT (`v` >= 0) or -INT node.
@@ -181,7 +218,11 @@ pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v:
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddSint(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_int(v)) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_int(v)
+        })
+    }
 }
 
 /// Makes an empty LIST.
@@ -191,7 +232,11 @@ pub unsafe extern "C" fn YACItemsAddSint(idx: *mut u32, items: *mut YACItems, v:
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_list()) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_list()
+        })
+    }
 }
 
 /// Makes an empty MAP (fill it with `YACItemsMapPut...`).
@@ -201,7 +246,11 @@ pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) ->
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddMap(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe { build(idx, items, core::ptr::null_mut(), 1, |t, _| t.add_map()) }
+    unsafe {
+        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
+            t.add_map()
+        })
+    }
 }
 
 /// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
@@ -217,7 +266,7 @@ pub unsafe extern "C" fn YACItemsAddBlob(
 ) -> YACErr {
     // SAFETY: per the contract (no arena).
     unsafe {
-        build(idx, items, core::ptr::null_mut(), 2, |t, _| {
+        build(idx, items, core::ptr::null_mut(), Room::BLOB, |t, _| {
             t.add_blob(chunkLen.checked_sub(1).ok_or(Error::Invalid)?)
         })
     }
@@ -246,7 +295,7 @@ pub unsafe extern "C" fn YACItemsAddStr(
     };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| {
+        build(idx, items, arena, Room::ONE, |t, a| {
             let text = yac::utf8::validate_str(bytes)?;
             match a {
                 Some(a) => t.add_str_copy(text, a),
@@ -276,7 +325,7 @@ pub unsafe extern "C" fn YACItemsAddBin(
     };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| match a {
+        build(idx, items, arena, Room::ONE, |t, a| match a {
             Some(a) => t.add_bin_copy(bytes, a),
             None => t.add_bin(bytes),
         })
@@ -302,12 +351,12 @@ pub unsafe extern "C" fn YACItemsAddHexlet(
     };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| {
-            let b = match a {
-                Some(a) => a.copy(bytes)?,
-                None => bytes,
-            };
-            t.add_hexlet(b.try_into().map_err(|_| Error::Invalid)?)
+        build(idx, items, arena, Room::ONE, |t, a| {
+            let h: &'static [u8; 16] = bytes.try_into().map_err(|_| Error::Invalid)?;
+            match a {
+                Some(a) => t.add_copy(&Atom::Hexlet(h), a),
+                None => t.add_hexlet(h),
+            }
         })
     }
 }
@@ -326,7 +375,7 @@ pub unsafe extern "C" fn YACItemsAddFloat(
     d: f64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { build(idx, items, arena, 1, |t, a| t.add_f64(d, need(a)?)) }
+    unsafe { build(idx, items, arena, Room::ONE, |t, a| t.add_f64(d, need(a)?)) }
 }
 
 /// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
@@ -344,7 +393,7 @@ pub unsafe extern "C" fn YACItemsAddUTC(
 ) -> YACErr {
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, 1, |t, a| {
+        build(idx, items, arena, Room::ONE, |t, a| {
             t.add_utc(unixSec, nsec, need(a)?)
         })
     }
@@ -369,7 +418,11 @@ pub unsafe extern "C" fn YACItemsAddMagic(
         Err(e) => return e,
     };
     // SAFETY: per the contract.
-    unsafe { build(idx, items, arena, 1, |t, a| t.add_magic(bytes, need(a)?)) }
+    unsafe {
+        build(idx, items, arena, Room::ONE, |t, a| {
+            t.add_magic(bytes, need(a)?)
+        })
+    }
 }
 
 /// Sets the NUL-terminated `key` of `map` to the unlinked node `value`,
@@ -400,13 +453,13 @@ pub unsafe extern "C" fn YACItemsMapPut(
     let mut prev = 0u32;
     // SAFETY: per the contract.
     let e = unsafe {
-        build(&mut prev, items, arena, 1, |t, a| {
+        build(&mut prev, items, arena, Room::ONE, |t, a| {
             let k = yac::utf8::validate_str(key)?;
-            let k = match a {
-                Some(a) if !k.is_empty() => a.copy_str(k)?,
-                _ => k,
+            let old = match a {
+                Some(a) => t.map_put_copy(map, k, value, a)?,
+                None => t.map_put(map, k, value)?,
             };
-            Ok(t.map_put(map, k, value)?.unwrap_or(yac::items::NONE))
+            Ok(old.unwrap_or(yac::items::NONE))
         })
     };
     // SAFETY: `old` NULL or writable (contract).
@@ -416,34 +469,60 @@ pub unsafe extern "C" fn YACItemsMapPut(
     e
 }
 
-/// Adds a value node with `add` and sets it under `key` in `map`.
+/// Sets `key` of `map` to a new node for `value` (see `YACItemsMapPut`):
+/// both nodes are made, and the key and the value's payload copied into
+/// `arena` (when not NULL), only when the whole call can succeed.
 ///
 /// # Safety
-/// As for `YACItemsMapPut`.
+/// As for `YACItemsMapPut`; `value`'s bytes as the key's.
 unsafe fn put_with(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,
     key: *const c_char,
-    add: impl FnOnce(*mut u32) -> YACErr,
+    value: &Atom<'_>,
+    borrowed: Option<&Atom<'static>>,
 ) -> YACErr {
-    let mut v = 0u32;
-    match add(&mut v) {
-        YACErr::YACErrNo => {}
-        e => return e,
+    if key.is_null() {
+        return YACErr::YACErrInvalid;
     }
-    // SAFETY: per this function's contract.
-    let e = unsafe { YACItemsMapPut(core::ptr::null_mut(), items, arena, map, key, v) };
-    if e != YACErr::YACErrNo {
-        // Drop the value node made above, the last of the pool.
-        // SAFETY: `items` is valid (the add succeeded).
-        if let Some(it) = unsafe { items.as_mut() } {
-            if it.len == v + 1 {
-                it.len = v;
-            }
-        }
+    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
+    // is used when no arena copies it.
+    let key: &'static [u8] = unsafe { CStr::from_ptr(key) }.to_bytes();
+    // The value's node(s), then the key's.
+    let room = if matches!(value, Atom::Blob { .. }) {
+        Room { end: 2, singles: 1 }
+    } else {
+        Room { end: 0, singles: 2 }
+    };
+    let mut unused = 0u32;
+    // SAFETY: per the contract.
+    unsafe {
+        build(&mut unused, items, arena, room, |t, a| {
+            let k = yac::utf8::validate_str(key)?;
+            let old = match (a, borrowed) {
+                (Some(a), _) => t.map_put_new(map, k, value, a)?,
+                (None, Some(v)) => t.map_put_new_ref(map, k, v)?,
+                (None, None) => return Err(Error::Invalid),
+            };
+            Ok(old.unwrap_or(yac::items::NONE))
+        })
     }
-    e
+}
+
+/// `put_with` for a value whose bytes (if any) the caller keeps alive.
+///
+/// # Safety
+/// As for `put_with`.
+unsafe fn put_static(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    map: u32,
+    key: *const c_char,
+    value: Atom<'static>,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { put_with(items, arena, map, key, &value, Some(&value)) }
 }
 
 /// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
@@ -460,7 +539,7 @@ pub unsafe extern "C" fn YACItemsMapPutUint(
     v: u64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddUint(i, items, v)) }
+    unsafe { put_static(items, arena, map, key, Atom::Uint(v)) }
 }
 
 /// Sets `key` of `map` to a new +INT/-INT node.
@@ -476,7 +555,7 @@ pub unsafe extern "C" fn YACItemsMapPutSint(
     v: i64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddSint(i, items, v)) }
+    unsafe { put_static(items, arena, map, key, Atom::from_i64(v)) }
 }
 
 /// Sets `key` of `map` to a new TRUE/FALSE node.
@@ -492,7 +571,7 @@ pub unsafe extern "C" fn YACItemsMapPutBool(
     v: bool,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddBool(i, items, v)) }
+    unsafe { put_static(items, arena, map, key, Atom::Bool(v)) }
 }
 
 /// Sets `key` of `map` to a new NIL node.
@@ -507,7 +586,7 @@ pub unsafe extern "C" fn YACItemsMapPutNIL(
     key: *const c_char,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, |i| YACItemsAddNIL(i, items)) }
+    unsafe { put_static(items, arena, map, key, Atom::Nil) }
 }
 
 /// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
@@ -526,14 +605,14 @@ pub unsafe extern "C" fn YACItemsMapPutStr(
     if s.is_null() {
         return YACErr::YACErrInvalid;
     }
-    // SAFETY: non-NULL and NUL-terminated (contract).
-    let b = unsafe { CStr::from_ptr(s) }.to_bytes();
+    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
+    // is used when no arena copies it.
+    let b: &'static [u8] = unsafe { CStr::from_ptr(s) }.to_bytes();
+    let Ok(text) = yac::utf8::validate_str(b) else {
+        return YACErr::YACErrBadUTF8;
+    };
     // SAFETY: per the contract.
-    unsafe {
-        put_with(items, arena, map, key, |i| {
-            YACItemsAddStr(i, items, arena, b.as_ptr().cast(), b.len())
-        })
-    }
+    unsafe { put_static(items, arena, map, key, Atom::Str(text)) }
 }
 
 /// Sets `key` of `map` to a new float node of `d` (`arena` required).
@@ -548,10 +627,13 @@ pub unsafe extern "C" fn YACItemsMapPutFloat(
     key: *const c_char,
     d: f64,
 ) -> YACErr {
+    let mut b = [0u8; 8];
+    let n = match yac::float::shortest(d, &mut b) {
+        Ok(n) => n,
+        Err(e) => return e.into(),
+    };
+    // The arena (required) copies the bytes, so a local buffer will do.
+    let value = Atom::Float(b.get(..n).unwrap_or(&[]));
     // SAFETY: per the contract.
-    unsafe {
-        put_with(items, arena, map, key, |i| {
-            YACItemsAddFloat(i, items, arena, d)
-        })
-    }
+    unsafe { put_with(items, arena, map, key, &value, None) }
 }

@@ -24,12 +24,14 @@ use yac::items::{Cursor, ItemsMut, ItemsRef, NONE};
 /// call given one returns `YACErrInvalid` with nothing changed: make a new
 /// one. Insertions (`YACItemsAdd`, `InsertAfter`, `Prepend`, cursor
 /// inserts, `MapSet` adding a pair), parses and aborts keep cursors valid;
-/// a cursor's own remove and replace keep it valid. Staleness is detected
-/// by an edit counter of 32 bits: a cursor left unused across exactly a
-/// multiple of 2^32 unlinking edits would pass for valid. A cursor of
-/// another tree is refused too, except with a chance of about 2^-32 (the
-/// counters start from the pools' addresses). Plain words, copied freely;
-/// never write them.
+/// a cursor's own remove and replace keep it valid. A cursor from before
+/// a `YACItemsInit` (of this `struct YACItems` over the same pool too) is
+/// refused as well. Staleness is detected by a generation word that every
+/// `YACItemsInit` and every unlinking edit draws from one process-wide
+/// 32-bit counter, so no two of them in a process share it until 2^32
+/// draws have passed (on targets without atomic read-modify-write, such as
+/// Cortex-M0, only as long as no draw is preempted by another one in an
+/// interrupt handler). Plain words, copied freely; never write them.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct YACCursor {
@@ -240,8 +242,11 @@ unsafe fn edit<R>(
 
 /// Inserts the unlinked node `idx` at the cursor, in a LIST or BLOB, and
 /// moves the cursor past it: repeated inserts keep their order, and a
-/// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list.
-/// Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
+/// cursor from `YACItemsCursorEnd` appends. O(1), anywhere in the list,
+/// when `idx` is a leaf or an empty container (a tree built top-down) or
+/// the cursor's container is a root (built bottom-up); a non-empty
+/// container inserted into a nested one costs the walk up to the root that
+/// rules out a cycle, O(depth). Refused (`YACErrInvalid`, nothing changed) for a stale cursor, a MAP
 /// (use `YACItemsMapAppend` or `YACItemsMapSet`), a linked node, a cycle
 /// and during an unfinished parse; a non-BIN into a BLOB is
 /// `YACErrBlobBadTerm`.
@@ -308,7 +313,8 @@ pub unsafe extern "C" fn YACItemsCursorReplace(
 /// sort above the MAP's last key (length first, then bytewise), else
 /// `YACErrMapUnordered` (`YACItemsMapSet` takes keys in any order, in
 /// O(number of keys)); a key that is no non-empty STR is
-/// `YACErrMapBadKey`. O(1) plus one key comparison.
+/// `YACErrMapBadKey`. O(1) plus one key comparison (plus the cycle check
+/// of `YACItemsCursorInsert` when `value` is a non-empty container).
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`; `cur` valid and writable.

@@ -21,7 +21,7 @@ use super::{inp, input, out, output, run, YACErr, YACItemType};
 use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{
-    Event, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
+    Event, FreeList, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
 };
 use yac::validate::count_at;
 
@@ -72,6 +72,9 @@ pub type YACItemsGrowFn = Option<
 /// A tree in caller memory: the node pool, its use, and the parser's
 /// options and state. Initialise with `YACItemsInit`; then `list`, `len`
 /// and `cap` may be read, `maxDepth`, `flags`, `grow` and `growCtx` set.
+/// Nodes are taken from the end of the pool (`len` grows) or, for the
+/// adders, from the nodes `YACItemsFree` gave back: see there for how
+/// pool use grows under edits.
 #[repr(C)]
 #[allow(non_snake_case)]
 pub struct YACItems {
@@ -145,8 +148,26 @@ impl YACItems {
         ParseState::from_words(prefix(&self.reserved))
     }
 
-    fn set_state(&mut self, s: ParseState) {
-        store(&mut self.reserved, s.to_words());
+    /// The free list, kept in the reserved words after the parser's state.
+    pub(super) fn free_list(&self) -> FreeList {
+        let w = |i: usize| {
+            self.reserved
+                .get(ParseState::WORDS + i)
+                .copied()
+                .unwrap_or(NONE)
+        };
+        FreeList::from_words([w(0), w(1)])
+    }
+
+    fn set_state(&mut self, s: ParseState, free: FreeList) {
+        const { assert!(ParseState::WORDS + FreeList::WORDS <= 16, "both fit") };
+        let (st, fl) = (s.to_words(), free.to_words());
+        let words: [u32; ParseState::WORDS + FreeList::WORDS] =
+            core::array::from_fn(|i| match i.checked_sub(ParseState::WORDS) {
+                None => st.get(i).copied().unwrap_or(0),
+                Some(j) => fl.get(j).copied().unwrap_or(0),
+            });
+        store(&mut self.reserved, words);
     }
 
     fn options(&self) -> Options {
@@ -183,10 +204,11 @@ pub(super) unsafe fn with_mut<R>(
     };
     // SAFETY: the pool holds what earlier libyac calls left (contract),
     // with input the caller keeps alive for as long as the tree is used.
-    let mut tree = unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state()) };
+    let mut tree =
+        unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state(), it.free_list()) };
     let r = f(&mut tree);
     it.len = tree.len() as u32;
-    it.set_state(tree.parse_state());
+    it.set_state(tree.parse_state(), tree.free_list());
     r.map_err(YACErr::from)
 }
 
@@ -245,9 +267,9 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
             growCtx: core::ptr::null_mut(),
             reserved: [0; 16],
         };
-        // A new tree: its edit generation comes from the pool's address,
-        // so that a cursor of another tree is most likely stale here.
-        it.set_state(ParseState::new_tree(mem as usize));
+        // A new tree: a fresh edit generation, so that every cursor made
+        // before (of an earlier tree over this pool too) is stale here.
+        it.set_state(ParseState::new_tree(), FreeList::EMPTY);
         Ok(())
     })
 }
@@ -274,7 +296,8 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
 /// encoding and walks see the pool as before it began).
 /// On `YACErrNoMem` (no `grow`, or it refused) and on every other error,
 /// the nodes of this document are dropped (`items->len` is back to what it
-/// was before the document began) and `*off` is at the offending atom.
+/// was before the document began, and only the pool's unused nodes past it
+/// may have been written) and `*off` is at the offending atom.
 ///
 /// Limits: at most 2^32 - 2 nodes in a pool; `maxDepth` (0: none) on
 /// nesting; no limit on lengths (a BIN/STR of 2^27 - 1 bytes or more
@@ -818,7 +841,8 @@ pub unsafe extern "C" fn YACItemsInsertAfter(
 }
 
 /// Inserts the unlinked node `idx` as the first child of the LIST or BLOB
-/// `parent`. O(1). Refused as `YACItemsInsertAfter` is.
+/// `parent`. O(1) (with the cycle check of `YACItemsCursorInsert` when
+/// `idx` is a non-empty container). Refused as `YACItemsInsertAfter` is.
 ///
 /// # Safety
 /// `items` as set up by `YACItemsInit`.
@@ -846,6 +870,38 @@ pub unsafe extern "C" fn YACItemsRemove(
 ) -> YACErr {
     // SAFETY: per the contract.
     run(|| unsafe { getter_mut(removed, items, |t| t.remove(parent, prev)) })
+}
+
+/// Frees the unlinked node `idx` (one that was removed, replaced, made and
+/// never linked, or a parsed document's root) and its whole subtree: their
+/// slots go onto a free list, and the next nodes made (`YACItemsAdd*`,
+/// `YACItemsMapPut*`) take them before the pool's end; `*freed` (NULL:
+/// not wanted) gets how many were freed. The indices of the freed nodes
+/// must not be used again, and every cursor becomes stale. O(size of the
+/// subtree), no memory. A linked node (remove it first), an index not in
+/// use, a broken subtree, or an unfinished parse: `YACErrInvalid`, nothing
+/// changed.
+///
+/// Pool use: no edit frees a node by itself (it hands the unlinked node
+/// back to the caller, who may insert it elsewhere), so without this call
+/// a pool's `len` only grows, by one per node made (two per BLOB), and a
+/// long-lived tree edited in a loop runs out of nodes. Freeing what is
+/// removed bounds it to the largest tree plus what parses take: parses
+/// and BLOBs always take new nodes at the end.
+///
+/// # Safety
+/// `freed` NULL or writable; `items` as set up by `YACItemsInit`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsFree(freed: *mut usize, items: *mut YACItems, idx: u32) -> YACErr {
+    run(|| {
+        // SAFETY: per the contract.
+        let n = unsafe { with_mut(items, |t| t.free(idx))? };
+        // SAFETY: NULL or writable (contract).
+        if let Some(f) = unsafe { freed.as_mut() } {
+            *f = n;
+        }
+        Ok(())
+    })
 }
 
 /// Puts the unlinked node `idx` in place of the child after `prev` (or the

@@ -12,6 +12,10 @@
 //! returns its index; link it with the edit calls, or set it under a key of
 //! a MAP with [`Items::map_put`] (O(number of keys): keys stay ordered).
 //!
+//! A refusal changes nothing, the arena included: every call checks all
+//! it can fail on (an unfinished parse, the value, room in the pool and in
+//! the arena) before it copies a byte or makes a node.
+//!
 //! ```
 //! use yac::items::{Arena, Item, Items};
 //! let mut pool = [Item::default(); 16];
@@ -31,7 +35,7 @@
 
 use super::node::Item;
 use super::{Items, NONE};
-use crate::atom::{Atom, MAGIC_LEN};
+use crate::atom::{Atom, ItemType, MAGIC_LEN};
 use crate::error::Error;
 use crate::{enc, float, tai64};
 
@@ -127,10 +131,22 @@ impl<'a> Items<'a, &mut [Item]> {
 
     /// A new STR node holding a copy of `s` made in `arena`.
     pub fn add_str_copy(&mut self, s: &str, arena: &mut Arena<'a>) -> Result<u32, Error> {
-        if s.as_bytes().contains(&0) {
-            return Err(Error::BadUtf8);
+        self.add_copy(&Atom::Str(s), arena)
+    }
+
+    /// A new node for `atom` with its payload (if it has one) copied into
+    /// `arena`. Everything is checked before the copy, so a refusal leaves
+    /// the tree and the arena as they were.
+    pub fn add_copy(&mut self, atom: &Atom<'_>, arena: &mut Arena<'a>) -> Result<u32, Error> {
+        let (item, slots) = self.prepare(atom, 0)?;
+        let Some(bytes) = atom_payload(atom) else {
+            return self.store(item, slots, atom);
+        };
+        if bytes.len() > arena.free() {
+            return Err(Error::NoMem);
         }
-        self.add_str(arena.copy_str(s)?)
+        let copied = rebase(atom, arena.copy(bytes)?)?;
+        self.add(&copied)
     }
 
     /// A new BIN node pointing at `b`.
@@ -140,7 +156,7 @@ impl<'a> Items<'a, &mut [Item]> {
 
     /// A new BIN node holding a copy of `b` made in `arena`.
     pub fn add_bin_copy(&mut self, b: &[u8], arena: &mut Arena<'a>) -> Result<u32, Error> {
-        self.add_bin(arena.copy(b)?)
+        self.add_copy(&Atom::Bin(b), arena)
     }
 
     /// A new HEXLET node pointing at `h`.
@@ -154,8 +170,7 @@ impl<'a> Items<'a, &mut [Item]> {
     pub fn add_f64(&mut self, v: f64, arena: &mut Arena<'a>) -> Result<u32, Error> {
         let mut b = [0u8; 8];
         let n = float::shortest(v, &mut b)?;
-        let bytes = arena.copy(b.get(..n).unwrap_or(&[]))?;
-        self.add(&Atom::Float(bytes))
+        self.add_copy(&Atom::Float(b.get(..n).unwrap_or(&[])), arena)
     }
 
     /// A new TAI64 (or TAI64N) node of a UNIX time (seconds since
@@ -163,16 +178,14 @@ impl<'a> Items<'a, &mut [Item]> {
     pub fn add_utc(&mut self, unix: i64, nsec: u32, arena: &mut Arena<'a>) -> Result<u32, Error> {
         let mut label = [0u8; 16];
         let n = tai64::utc_to_label(unix, nsec, &mut label)?;
-        let bytes = arena.copy(label.get(..n).unwrap_or(&[]))?;
-        self.add(&Atom::Tai64(bytes))
+        self.add_copy(&Atom::Tai64(label.get(..n).unwrap_or(&[])), arena)
     }
 
     /// A new MAGIC node: `magic` (at most 12 bytes) padded with zero bytes,
     /// stored in `arena`.
     pub fn add_magic(&mut self, magic: &[u8], arena: &mut Arena<'a>) -> Result<u32, Error> {
-        let m = enc::pad_magic(magic)?;
-        let bytes: &'a [u8; MAGIC_LEN] = arena.copy(&m)?.try_into().map_err(|_| Error::Invalid)?;
-        self.add(&Atom::Magic(bytes))
+        let m: [u8; MAGIC_LEN] = enc::pad_magic(magic)?;
+        self.add_copy(&Atom::Magic(&m), arena)
     }
 
     /// Sets `key` to the unlinked node `value` in `map` (the key node is
@@ -181,28 +194,127 @@ impl<'a> Items<'a, &mut [Item]> {
     /// order, returning `None`. O(number of keys). An empty key is
     /// [`Error::MapBadKey`]; nothing is changed on error.
     pub fn map_put(&mut self, map: u32, key: &'a str, value: u32) -> Result<Option<u32>, Error> {
-        // Checked before the key node is made, so that a refusal leaves
-        // the pool as it was.
-        if self.item_type(map) != crate::atom::ItemType::Map {
+        self.check_put(map, key, Some(value), 0)?;
+        let k = self.add_str(key)?;
+        self.set_checked(map, k, value)
+    }
+
+    /// [`Items::map_put`] with the key copied into `arena` (checked all
+    /// first: a refusal leaves the arena as it was too).
+    pub fn map_put_copy(
+        &mut self,
+        map: u32,
+        key: &str,
+        value: u32,
+        arena: &mut Arena<'a>,
+    ) -> Result<Option<u32>, Error> {
+        self.check_put(map, key, Some(value), 0)?;
+        if key.len() > arena.free() {
+            return Err(Error::NoMem);
+        }
+        let k = self.add_str(arena.copy_str(key)?)?;
+        self.set_checked(map, k, value)
+    }
+
+    /// Sets `key` of `map` to a new node for `value` (see
+    /// [`Items::map_put`]), the key and the value's payload copied into
+    /// `arena`: the nodes are made and the bytes copied only when the
+    /// whole call can succeed.
+    pub fn map_put_new(
+        &mut self,
+        map: u32,
+        key: &str,
+        value: &Atom<'_>,
+        arena: &mut Arena<'a>,
+    ) -> Result<Option<u32>, Error> {
+        let (_, slots) = self.prepare(value, 1)?;
+        self.check_put(map, key, None, slots)?;
+        if key.len().saturating_add(payload_len(value)) > arena.free() {
+            return Err(Error::NoMem);
+        }
+        let v = self.add_copy(value, arena)?;
+        let k = self.add_str(arena.copy_str(key)?)?;
+        self.set_checked(map, k, v)
+    }
+
+    /// [`Items::map_put_new`] with the key and the value's payload pointed
+    /// at, not copied.
+    pub fn map_put_new_ref(
+        &mut self,
+        map: u32,
+        key: &'a str,
+        value: &Atom<'a>,
+    ) -> Result<Option<u32>, Error> {
+        let (_, slots) = self.prepare(value, 1)?;
+        self.check_put(map, key, None, slots)?;
+        let v = self.add(value)?;
+        let k = self.add_str(key)?;
+        self.set_checked(map, k, v)
+    }
+
+    /// Checks what a put of `key` under `map` can fail on, with room for
+    /// the key node after `extra` more nodes, changing nothing: `map` is
+    /// a MAP, the key is a valid non-empty STR, and `value` (when made
+    /// already) may be linked there.
+    fn check_put(&self, map: u32, key: &str, value: Option<u32>, extra: u32) -> Result<(), Error> {
+        if self.item_type(map) != ItemType::Map {
             return Err(Error::Invalid);
         }
         if key.is_empty() {
             return Err(Error::MapBadKey);
         }
-        let mark = self.len;
-        let k = self.add_str(key)?;
-        match self.map_set(map, k, value) {
-            Ok(NONE) => Ok(None),
-            Ok(old) => Ok(Some(old)),
-            Err(e) => {
-                // Drop the key node made above (it is the last one).
-                self.len = mark;
-                Err(e)
-            }
+        self.prepare(&Atom::Str(key), extra)?;
+        match value {
+            Some(v) => self.check_link(map, v),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Items::map_set`] of a key node made for a put that
+    /// [`Items::check_put`] passed.
+    fn set_checked(&mut self, map: u32, key: u32, value: u32) -> Result<Option<u32>, Error> {
+        match self.map_set(map, key, value)? {
+            NONE => Ok(None),
+            old => Ok(Some(old)),
         }
     }
 }
 
+/// The payload length of a bytes atom (0 for the others).
+fn payload_len(atom: &Atom<'_>) -> usize {
+    atom_payload(atom).map_or(0, <[u8]>::len)
+}
+
+/// The payload of a bytes atom.
+fn atom_payload<'x>(atom: &Atom<'x>) -> Option<&'x [u8]> {
+    match *atom {
+        Atom::Hexlet(h) => Some(h),
+        Atom::Magic(m) => Some(m),
+        Atom::BigInt { magnitude, .. } => Some(magnitude),
+        Atom::Float(b) | Atom::Tai64(b) | Atom::Bin(b) => Some(b),
+        Atom::Str(s) => Some(s.as_bytes()),
+        _ => None,
+    }
+}
+
+/// The bytes atom `atom` with its payload replaced by `copy` (a copy of
+/// it).
+fn rebase<'a>(atom: &Atom<'_>, c: &'a [u8]) -> Result<Atom<'a>, Error> {
+    let fixed = |_| Error::Invalid;
+    Ok(match *atom {
+        Atom::Hexlet(_) => Atom::Hexlet(c.try_into().map_err(fixed)?),
+        Atom::Magic(_) => Atom::Magic(c.try_into().map_err(fixed)?),
+        Atom::BigInt { negative, .. } => Atom::BigInt {
+            negative,
+            magnitude: c,
+        },
+        Atom::Float(_) => Atom::Float(c),
+        Atom::Tai64(_) => Atom::Tai64(c),
+        Atom::Bin(_) => Atom::Bin(c),
+        Atom::Str(_) => Atom::Str(core::str::from_utf8(c).map_err(|_| Error::BadUtf8)?),
+        _ => return Err(Error::Invalid),
+    })
+}
 #[cfg(test)]
 mod tests {
     use super::*;

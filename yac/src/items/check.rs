@@ -7,7 +7,8 @@
 //! (linked once under one container, or unlinked: a root); the children
 //! of a container are a finite chain; no container is inside itself; and
 //! the links a walk relies on hold (a container's parent link names the
-//! container holding it, a MAP has an even number of children). What
+//! container holding it, a MAP has an even number of children); and the
+//! free list holds exactly the free nodes, each once. What
 //! `set_value` may change in place without knowing a leaf's container —
 //! a MAP key into another type or out of order, a BLOB chunk into another
 //! type or length — is no inconsistency here: the encoder refuses it.
@@ -22,6 +23,7 @@
 //! no recursion; it writes to the pool during the call, so it needs the
 //! same exclusive access as an edit.
 
+use super::free::is_free;
 use super::node::{Item, SIZE_ESC, TYPE_MASK};
 use super::{Event, Items, NONE, UNLINKED};
 use crate::atom::ItemType;
@@ -105,6 +107,7 @@ impl<'a> Items<'a, &mut [Item]> {
         }
         let n = self.visible_len() as usize;
         let (roots, linked) = self.check_nodes(n)?;
+        self.check_free_list(n)?;
         let marked = self.mark_chains(n);
         let orphan = self.unmark(n);
         let marked = marked?;
@@ -139,6 +142,10 @@ impl<'a> Items<'a, &mut [Item]> {
         let mut i = 0;
         while let Some(it) = nodes.get(i) {
             let t = it.meta & TYPE_MASK;
+            if is_free(it) {
+                i += 1;
+                continue;
+            }
             if !(2..=17).contains(&t) {
                 return fault(i, "not a node (bad type)\0");
             }
@@ -167,6 +174,27 @@ impl<'a> Items<'a, &mut [Item]> {
             i += 1;
         }
         Ok((roots, linked))
+    }
+
+    /// The free list: a chain of free nodes that ends, and holds every
+    /// free node of the pool.
+    fn check_free_list(&self, n: usize) -> Result<(), Fault> {
+        let nodes = self.nodes();
+        let free = nodes.iter().filter(|x| is_free(x)).count();
+        if self.free.len as usize != free {
+            return fault(usize::MAX, "free list length differs from the free nodes\0");
+        }
+        let mut at = self.free.head;
+        for _ in 0..free {
+            match nodes.get(at as usize) {
+                Some(x) if is_free(x) => at = x.next,
+                _ => return fault(at as usize, "free list names a node not free\0"),
+            }
+        }
+        if at != NONE || (free == 0 && self.free.head != NONE) || !link_ok(at, n) {
+            return fault(at as usize, "free list does not end after its free nodes\0");
+        }
+        Ok(())
     }
 
     /// Pass 2: walks the children of every container, marking each; a
@@ -228,6 +256,9 @@ impl<'a> Items<'a, &mut [Item]> {
                 continue;
             }
             let Some(node) = nodes.get_mut(j) else { break };
+            if is_free(node) {
+                continue;
+            }
             if is_marked(node) {
                 node.meta ^= MARK;
             } else if node.next != UNLINKED && orphan == usize::MAX {

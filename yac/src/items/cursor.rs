@@ -170,7 +170,9 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
 impl<'a> Items<'a, &mut [Item]> {
     /// Inserts the unlinked node `child` at the cursor, in a LIST or BLOB,
     /// and moves the cursor past it (so repeated inserts keep their order,
-    /// and a cursor from [`Items::cursor_end`] appends). O(1). Refused as
+    /// and a cursor from [`Items::cursor_end`] appends). O(1) for a leaf
+    /// or an empty container (see `check_link` for the cycle check a
+    /// non-empty one needs). Refused as
     /// [`Items::insert_after`] refuses (MAP, linked `child`, cycle, non-BIN
     /// into a BLOB) and when the cursor is stale.
     pub fn cursor_insert(&mut self, c: &mut Cursor, child: u32) -> Result<(), Error> {

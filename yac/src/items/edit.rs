@@ -179,14 +179,17 @@ impl<'a> Items<'a, &mut [Item]> {
     /// header for longer ones). `NoMem` when the pool is full; `Invalid`
     /// while a parse is unfinished.
     pub fn add(&mut self, atom: &Atom<'a>) -> Result<u32, Error> {
-        self.editable()?;
-        let slots = if matches!(atom, Atom::Blob { .. }) {
-            2
-        } else {
-            1
+        let (item, slots) = self.prepare(atom, 0)?;
+        self.store(item, slots, atom)
+    }
+
+    /// Stores the node `prepare` made for `atom` in new slots.
+    pub(super) fn store(&mut self, item: Item, slots: u32, atom: &Atom<'_>) -> Result<u32, Error> {
+        let reused = if slots == 1 { self.pop_free() } else { None };
+        let idx = match reused {
+            Some(idx) => idx,
+            None => self.alloc(slots)?,
         };
-        let item = node_for(atom)?;
-        let idx = self.alloc(slots)?;
         *self.node_mut(idx)? = item;
         if let Atom::Blob {
             chunk_len_minus_one,
@@ -196,6 +199,35 @@ impl<'a> Items<'a, &mut [Item]> {
         }
         self.node_mut(idx)?.next = UNLINKED;
         Ok(idx)
+    }
+
+    /// Checks everything [`Items::add`] checks for `atom`, with room left
+    /// for `extra` more nodes, and changes nothing: the node to store and
+    /// the slots it takes. So a call that makes several nodes, or copies
+    /// bytes first, can refuse before it has changed anything.
+    pub(super) fn prepare(&self, atom: &Atom<'_>, extra: u32) -> Result<(Item, u32), Error> {
+        self.editable()?;
+        let slots: u32 = if matches!(atom, Atom::Blob { .. }) {
+            2
+        } else {
+            1
+        };
+        let item = node_for(atom)?;
+        // A BLOB's two slots come from the end; single nodes from the free
+        // list first.
+        let at_end = self.cap().saturating_sub(self.len);
+        let (end_needed, singles) = if slots == 2 {
+            (2, extra)
+        } else {
+            (0, extra.saturating_add(1))
+        };
+        let room = at_end
+            .checked_sub(end_needed)
+            .map(|rest| rest.saturating_add(self.free.len));
+        if !room.is_some_and(|r| r >= singles) {
+            return Err(Error::NoMem);
+        }
+        Ok((item, slots))
     }
 
     /// Replaces the value of a non-container node in place with a
@@ -225,17 +257,22 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Checks that `child` may be linked under `parent`: it is unlinked,
     /// `parent` is a container that is not `child` or inside it, and a BLOB
     /// only takes BIN chunks.
+    ///
+    /// O(1) when `child` is a leaf or an empty container (neither can hold
+    /// `parent`), or when `parent` is a root; otherwise the walk from
+    /// `parent` up to its root that rules out a cycle: O(depth of
+    /// `parent`).
     pub(super) fn check_link(&self, parent: u32, child: u32) -> Result<(), Error> {
         self.editable()?;
         let c = self.node(child)?;
         let p = self.node(parent)?;
-        if c.next != UNLINKED || !p.is_container() {
+        if c.next != UNLINKED || !p.is_container() || parent == child {
             return Err(Error::Invalid);
         }
         if p.item_type() == ItemType::Blob && c.item_type() != ItemType::Bin {
             return Err(Error::BlobBadTerm);
         }
-        if c.is_container() {
+        if c.is_container() && c.links().first != NONE {
             // Walk up from `parent`: meeting `child` would make a cycle.
             let mut at = parent;
             for _ in 0..=self.len() {
@@ -261,14 +298,25 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     pub(super) fn adjust_count(&mut self, parent: u32, delta: isize) -> Result<(), Error> {
-        let p = self.node(parent)?;
-        if p.size() != SIZE_ESC {
-            let n = (p.size() as usize)
-                .checked_add_signed(delta)
-                .ok_or(Error::Invalid)?;
+        if let Some(n) = self.counted(parent, delta)? {
             self.node_mut(parent)?.set_size(n);
         }
         Ok(())
+    }
+
+    /// The child count `parent` stores after `delta` more children, read
+    /// without changing anything (`None` when the count escapes and is not
+    /// stored); `Invalid` when it would go below zero (a broken tree), so
+    /// that an edit can check before it changes anything.
+    fn counted(&self, parent: u32, delta: isize) -> Result<Option<usize>, Error> {
+        let p = self.node(parent)?;
+        if p.size() == SIZE_ESC {
+            return Ok(None);
+        }
+        (p.size() as usize)
+            .checked_add_signed(delta)
+            .map(Some)
+            .ok_or(Error::Invalid)
     }
 
     /// Checks that `prev` is a child of `parent` (and so neither the
@@ -332,16 +380,19 @@ impl<'a> Items<'a, &mut [Item]> {
     }
 
     /// Unlinks the child after `prev` (or the first) of `parent`, known to
-    /// be a child (or NONE), and counts it out.
+    /// be a child (or NONE), and counts it out. Checks both before it
+    /// changes anything.
     pub(super) fn remove_at(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
+        self.child_after(parent, prev)?;
+        self.counted(parent, -1)?;
         let victim = self.unlink_after(parent, prev)?;
         self.adjust_count(parent, -1)?;
         Ok(victim)
     }
 
-    /// Detaches the child after `prev` (or the first) of `parent`. Fails
-    /// with nothing changed when there is none. Makes every cursor stale.
-    fn unlink_after(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
+    /// The child after `prev` (or the first) of `parent`, and the one
+    /// after that; `Invalid` when there is none.
+    fn child_after(&self, parent: u32, prev: u32) -> Result<(u32, u32), Error> {
         let victim = if prev == NONE {
             self.node(parent)?.links().first
         } else {
@@ -350,7 +401,13 @@ impl<'a> Items<'a, &mut [Item]> {
         if victim >= UNLINKED {
             return Err(Error::Invalid);
         }
-        let after = self.node(victim)?.next;
+        Ok((victim, self.node(victim)?.next))
+    }
+
+    /// Detaches the child after `prev` (or the first) of `parent`. Fails
+    /// with nothing changed when there is none. Makes every cursor stale.
+    fn unlink_after(&mut self, parent: u32, prev: u32) -> Result<u32, Error> {
+        let (victim, after) = self.child_after(parent, prev)?;
         if prev == NONE {
             self.node_mut(parent)?.links_mut().first = after;
         } else {
@@ -464,7 +521,10 @@ impl<'a> Items<'a, &mut [Item]> {
         let Some(found_key) = found else {
             return Ok(None);
         };
-        let value = self.node(found_key)?.next;
+        // Checked first (a pair and a count to take it from), so that a
+        // broken tree is refused with nothing changed.
+        let (value, _) = self.child_after(map, found_key)?;
+        self.counted(map, -2)?;
         self.unlink_after(map, prev_value)?;
         self.unlink_after(map, prev_value)?;
         self.adjust_count(map, -2)?;

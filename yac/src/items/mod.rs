@@ -35,6 +35,8 @@ mod encode;
 #[cfg(test)]
 mod encode_ref;
 mod fast;
+mod free;
+mod generation;
 mod node;
 mod parse;
 mod read;
@@ -49,6 +51,7 @@ pub use crate::rules::Options;
 pub use build::Arena;
 pub use check::Fault;
 pub use cursor::Cursor;
+pub use free::{FreeList, FREE_META};
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
 pub use parse::{count_nodes, ParseState};
 pub use read::Node;
@@ -76,6 +79,8 @@ pub struct Items<'a, S> {
     /// Parser options; may be changed between documents.
     pub opts: Options,
     pub(crate) state: ParseState,
+    /// Nodes freed by [`Items::free`], for the next nodes made.
+    pub(crate) free: FreeList,
     pub(crate) _input: PhantomData<&'a [u8]>,
 }
 
@@ -86,19 +91,29 @@ pub type ItemsRef<'p, 'a> = Items<'a, &'p [Item]>;
 
 impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// An empty tree over `pool`. Only the first [`MAX_NODES`] nodes of a
-    /// larger pool are used.
+    /// larger pool are used. The tree takes a fresh edit generation, so no
+    /// cursor made before (for an earlier tree over the same pool
+    /// included) is valid for it.
     pub fn new(pool: &'p mut [Item]) -> Self {
+        let mut items = Items::over(pool, ParseState::idle());
+        items.state.gen = generation::fresh();
+        items
+    }
+
+    /// A tree over `pool` (its first [`MAX_NODES`] nodes) with no node in
+    /// use and parser state `state`.
+    fn over(pool: &'p mut [Item], state: ParseState) -> Self {
         let cap = pool.len().min(MAX_NODES);
         let nodes = match pool.get_mut(..cap) {
             Some(n) => n,
             None => &mut [],
         };
-        let state = ParseState::new_tree(nodes.as_ptr() as usize);
         Items {
             nodes,
             len: 0,
             opts: Options::default(),
             state,
+            free: FreeList::EMPTY,
             _input: PhantomData,
         }
     }
@@ -109,19 +124,26 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// # Safety
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
-    /// `state` must be the state those calls left.
+    /// `state` and `free` must be what those calls left.
     #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn from_parts(
         pool: &'p mut [Item],
         len: u32,
         opts: Options,
         state: ParseState,
+        free: FreeList,
     ) -> Self {
-        let mut items = Items::new(pool);
+        let mut items = Items::over(pool, state);
         items.len = len.min(items.cap());
         items.opts = opts;
-        items.state = state;
+        items.free = free;
         items
+    }
+
+    /// The free list (the C layer keeps it in `struct YACItems`).
+    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
+    pub fn free_list(&self) -> FreeList {
+        self.free
     }
 
     /// The parser's state between calls (the C layer keeps it in `struct
@@ -138,6 +160,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             len: self.len,
             opts: self.opts,
             state: self.state,
+            free: self.free,
             _input: PhantomData,
         }
     }
@@ -148,11 +171,11 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         let used = self.all_nodes();
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
-        let (len, opts, state) = (self.len, self.opts, self.state);
-        let mut items = Items::new(bigger);
+        let (len, opts, state, free) = (self.len, self.opts, self.state, self.free);
+        let mut items = Items::over(bigger, state);
         items.len = len;
         items.opts = opts;
-        items.state = state;
+        items.free = free;
         Ok(items)
     }
 
@@ -160,8 +183,9 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// stale.
     pub fn clear(&mut self) {
         self.len = 0;
+        self.free = FreeList::EMPTY;
         self.state = ParseState {
-            gen: self.state.gen.wrapping_add(1),
+            gen: generation::fresh(),
             ..ParseState::idle()
         };
     }
@@ -182,7 +206,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// cursor made before it becomes stale.
     #[inline]
     fn bump_gen(&mut self) {
-        self.state.gen = self.state.gen.wrapping_add(1);
+        self.state.gen = generation::fresh();
     }
 
     #[inline]
@@ -224,6 +248,7 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
             len,
             opts: Options::default(),
             state,
+            free: FreeList::EMPTY,
             _input: PhantomData,
         }
     }

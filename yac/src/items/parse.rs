@@ -117,13 +117,12 @@ impl ParseState {
         }
     }
 
-    /// The state of a new tree over the pool at address `pool_addr`: idle,
-    /// with an edit generation derived from the address, so that a cursor
-    /// of another tree (over another pool) is most likely stale here.
-    pub const fn new_tree(pool_addr: usize) -> Self {
-        let mixed = (pool_addr as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// The state of a new tree: idle, with an edit generation that no
+    /// earlier tree or edit in the process took (see `generation`), so
+    /// that every cursor made before is stale for it.
+    pub fn new_tree() -> Self {
         ParseState {
-            gen: (mixed >> 32) as u32,
+            gen: super::generation::fresh(),
             ..ParseState::idle()
         }
     }

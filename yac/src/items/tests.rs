@@ -327,7 +327,7 @@ fn invalid_documents_give_their_error_and_roll_back() {
 
 #[test]
 fn deep_nesting_uses_constant_stack() {
-    const DEPTH: usize = 1_000_000;
+    const DEPTH: usize = crate::sample::count(1_000_000, 2_000);
     // A small thread stack: any recursion on depth would overflow it.
     let t = std::thread::Builder::new().stack_size(64 * 1024).spawn(|| {
         for open in [0x08u8, 0x09] {

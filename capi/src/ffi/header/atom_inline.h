@@ -13,10 +13,19 @@
  * on every tag and second byte with many tails, and on the integer edges.
  * ---------------------------------------------------------------------- */
 
+/* For YACAtomDecodeInline: stores a one-word value in `atom->v`, with
+ * the rest of the union zeroed (as YACAtomDecode does). Not API.
+ * Pointers: `atom` writable. */
+static inline void YACAtomWord_(struct YACAtom *atom, uint64_t v) {
+  atom->v.bytes.ptr = NULL;
+  atom->v.bytes.len = 0;
+  atom->v.uint = v;
+}
+
 /* For YACAtomDecodeInline: stores a one-byte atom. Not API.
  * Pointers: `got`, `atom` writable. */
 static inline YACErr YACAtomOne_(size_t *got, struct YACAtom *atom, uint32_t typ, uint8_t tag) {
-  atom->v.uint = 0;
+  YACAtomWord_(atom, 0);
   atom->typ = typ;
   atom->tag = tag;
   *got = 1;
@@ -105,7 +114,7 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
       } else {
         atom->typ = YACItemPint;
       }
-      atom->v.uint = v;
+      YACAtomWord_(atom, v);
       atom->tag = t;
       *got = 2 + n;
       return YACErrNo;
