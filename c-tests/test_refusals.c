@@ -177,6 +177,7 @@ static void test_atoms_and_times(void) {
   REFUSED(YACUTCToTAI, NULL, 0);
   REFUSED(YACTAIToUTC, NULL, &b1, 0);
   READS(YACErr2Str, 12345);
+  READS(YACItemTypeName, 12345);
   snap();
   (void)YACVersion();
   reads("YACVersion");
