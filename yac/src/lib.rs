@@ -40,7 +40,7 @@
 //! let back: yac::Value = yac::from_slice(&doc)?;
 //! assert_eq!(back["tags"][0].as_str(), Some("x"));
 //! # }
-//! # Ok::<(), yac::serde::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Without an allocator
