@@ -172,11 +172,22 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         let [r_big, r_tiny, r_count, r_stream] = results;
-        assert_eq!(
-            r_big, r_count,
-            "op {op}: large buffer and count-only differ"
-        );
-        if sink.fail_at == 0 {
+        // A count-only writer has no bytes to read keys back from: it
+        // checks key order only with a key area, and never sees duplicates
+        // in a sorted MAP (the writer's docs). Every other result agrees.
+        let count_blind = r_big == YACErr::YACErrMapUnordered && r_count == YACErr::YACErrNo;
+        if !count_blind {
+            assert_eq!(
+                r_big, r_count,
+                "op {op}: large buffer and count-only differ"
+            );
+        }
+        // A streaming writer keeps an open MAP's last key (without a key
+        // area) and every open sorted MAP in its small buffer, so it may
+        // run out of room where the large one does not (the writer's docs,
+        // "Where the previous MAP key is kept"): NoMem aside, as for the
+        // small buffer.
+        if sink.fail_at == 0 && r_stream != YACErr::YACErrNoMem {
             assert_eq!(
                 r_big, r_stream,
                 "op {op}: large buffer and streaming differ"
@@ -189,7 +200,7 @@ fuzz_target!(|data: &[u8]| {
             let total = lens[0];
             assert_eq!(lens[2], total, "count-only size");
             let doc = &big.buf[..total];
-            if sink.fail_at == 0 {
+            if sink.fail_at == 0 && r_stream == YACErr::YACErrNo {
                 assert_eq!(sink.out, doc, "streamed bytes");
             }
             if r_tiny == YACErr::YACErrNo {

@@ -158,8 +158,9 @@ impl Core<'_, '_> {
                 self.st.hot.pos = pos + src.len();
                 return Ok(());
             }
-            if pos == 0 {
-                // Nothing is kept back: the bytes go straight to the sink.
+            if pos == 0 && self.keep_from() == usize::MAX {
+                // Nothing is kept back (no MAP sorted on close is open):
+                // the bytes go straight to the sink.
                 self.call_sink(src)?;
                 self.st.flushed += n;
                 return Ok(());
@@ -304,13 +305,13 @@ impl Core<'_, '_> {
         }
         self.st.hot.pos = pos - n;
         self.st.flushed += n as u64;
-        if self.keys.is_empty() {
-            // The previous keys kept in the buffer moved with it.
-            for j in 0..self.st.hot.depth as usize {
-                let (t, key, len) = self.container(j);
-                if is_map(t) && t & SORTED == 0 && len > 0 {
-                    self.set_container_key(j, key - n, len);
-                }
+        // The previous keys kept in the buffer moved with it: those of
+        // sorted MAPs always, the others when there is no key area.
+        for j in 0..self.st.hot.depth as usize {
+            let (t, key, len) = self.container(j);
+            let in_buffer = t & SORTED != 0 || self.keys.is_empty();
+            if is_map(t) && in_buffer && len > 0 {
+                self.set_container_key(j, key.saturating_sub(n), len);
             }
         }
         Ok(())
@@ -504,6 +505,16 @@ impl Core<'_, '_> {
         if !self.keys.is_empty() && key.saturating_add(s.len()) > self.keys.len() {
             return Err(self.fail(Error::LenTooBig));
         }
+        // Without a key area a flushing writer reads the previous key back
+        // from its buffer, so a key must fit there whole: a longer one would
+        // go straight to the sink and the next key could not be checked.
+        if self.keys.is_empty()
+            && self.sink.is_some()
+            && self.st.flags & (W_ROOM | W_COUNT) == 0
+            && string_head_len(s.len()).saturating_add(s.len()) > self.buf.len()
+        {
+            return Err(self.fail(Error::NoMem));
+        }
         Ok(StrRole::Key)
     }
 
@@ -521,8 +532,10 @@ impl Core<'_, '_> {
         self.stuck()?;
         let s = s.as_bytes();
         let role = self.str_role(s)?;
-        let at = self.st.hot.pos + string_head_len(s.len());
         self.string(tag::STR, s)?;
+        // Where the payload landed: read after the write, which may have
+        // flushed and moved the buffer's bytes.
+        let at = self.st.hot.pos.saturating_sub(s.len());
         match role {
             StrRole::Value => {}
             StrRole::Key => {

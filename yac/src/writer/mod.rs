@@ -31,8 +31,8 @@
 //! nesting and the longest key; a key that does not fit gives
 //! [`Error::LenTooBig`]), else from the output buffer. In the latter case a
 //! flushing writer never flushes an open MAP's last key, so a large value
-//! under a MAP fills the buffer ([`Error::NoMem`]): streams of MAPs want a
-//! key area. A writer without a key area that runs out of room uses its
+//! under a MAP fills the buffer ([`Error::NoMem`]), and so does a key longer
+//! than the buffer (refused at the key): streams of MAPs want a key area. A writer without a key area that runs out of room uses its
 //! buffer as one from then on, so key order stays checked while the open
 //! MAPs' last keys fit in the buffer. A count-only writer checks key order
 //! only with a key area.

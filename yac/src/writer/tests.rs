@@ -191,6 +191,52 @@ fn flushed_through_small_buffers() {
 }
 
 #[test]
+fn flushes_never_lose_track_of_a_kept_key() {
+    // At every buffer size, with and without a key area, in order or sorted
+    // on close: the document streams whole, or the buffer is too small;
+    // never a key-order error from a previous key read at a stale offset.
+    let mut keys = [0u8; 64];
+    for doc in [nested as Doc, nested_any_order] {
+        let want = reference(nested);
+        for cap in 0..200 {
+            for area in [&mut keys[..], &mut []] {
+                let (r, out) = streamed(doc, cap, area);
+                match r {
+                    Ok(n) => {
+                        assert_eq!(n, want.len(), "cap {cap}");
+                        assert_eq!(out, want, "cap {cap}");
+                    }
+                    Err(e) => assert_eq!(e, Error::NoMem, "cap {cap}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn flushing_without_key_area_keeps_every_key_checkable() {
+    // A key longer than the buffer cannot stay there to be compared with
+    // the next one: refused with NoMem at the key, never left unchecked.
+    fn long_key_then_short(w: &mut Writer<'_>) -> Result<(), Error> {
+        w.map()?;
+        w.str("a-long-first-key")?;
+        w.nil()?;
+        w.str("b")?;
+        w.nil()?;
+        w.eoc()
+    }
+    let (r, _) = streamed(long_key_then_short, 8, &mut []);
+    assert_eq!(r, Err(Error::NoMem));
+    // With room for the key the order is checked: "b" is shorter.
+    let (r, _) = streamed(long_key_then_short, 64, &mut []);
+    assert_eq!(r, Err(Error::MapUnordered));
+    // A key area keeps it instead.
+    let mut keys = [0u8; 64];
+    let (r, _) = streamed(long_key_then_short, 8, &mut keys);
+    assert_eq!(r, Err(Error::MapUnordered));
+}
+
+#[test]
 fn flush_errors_stick() {
     let mut calls = 0;
     let mut sink = |_: &[u8]| -> Result<(), Error> {
