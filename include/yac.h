@@ -1570,7 +1570,8 @@ YACErr YACValidate(size_t *off,
 // does not fit gives `YACErrLenTooBig`), else read back from the buffer.
 // A flushing writer (`YACWriterSetFlush`) without a key area therefore
 // keeps each open MAP's last key in the buffer, which a large value under
-// a MAP may fill (`YACErrNoMem`): give streams a key area. A writer
+// a MAP may fill, and refuses a key longer than the buffer (both
+// `YACErrNoMem`): give streams a key area. A writer
 // without a key area that runs out of room uses its buffer as one from
 // then on: key order stays checked while the open MAPs' last keys fit in
 // the buffer.
