@@ -12,6 +12,6 @@ cd "$(dirname "$0")"
 # yac crate's serde support included); the yac crate also without std.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
-cargo clippy -p yac --no-default-features --features serde -- -D warnings
+cargo clippy -p keks --no-default-features --features serde -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 cargo test --workspace --all-features

@@ -4,5 +4,5 @@
 # produced by the ignored test `write_fuzz_seeds` in yac/tests/differential.rs.
 set -eu
 cd "$(dirname "$0")/.."
-cargo test -p yac --test differential -- --ignored --exact write_fuzz_seeds
+cargo test -p keks --test differential -- --ignored --exact write_fuzz_seeds
 for d in fuzz/corpus/*/; do echo "$d: $(ls "$d" | wc -l) files"; done

@@ -11,7 +11,7 @@
 //! the subset is the default build of every target (`DIST_BUILDS=default`,
 //! unless set): the size-first libraries are another seven LTO builds,
 //! and that build is what `tests/embedded.rs` runs on the Cortex-M0 and
-//! `cargo test -p yac --features size-first` on the host. Needs the targets
+//! `cargo test -p keks --features size-first` on the host. Needs the targets
 //! and tools `embedded/setup.sh` installs; skipped with a message without
 //! them unless `CI` is set.
 

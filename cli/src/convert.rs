@@ -9,12 +9,12 @@ use yac::atom::{self, Atom, ItemType};
 use yac::enc::pad_magic;
 use yac::items::{count_nodes, Event, Item, Items, ItemsMut, Options};
 use yac::rules::{chunk_fits, key_cmp};
+use yac::text::{self, describe, hex, Size};
 use yac::validate::validate;
-use yac::{float, Error};
+use yac::{bigint, float, Error};
 
 use crate::json::{self, Value};
-use crate::text::{self, describe, hex};
-use crate::{bigint, write_err, Failure};
+use crate::{write_err, Failure};
 
 /// The message for invalid YAC at `off`.
 fn invalid(off: usize, e: Error) -> Failure {
@@ -114,7 +114,7 @@ fn tree_err(e: Error) -> Failure {
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    text::plural(n as u64, one, many)
 }
 
 /// `yac check`: validates every top-level item with the core's tree-free
@@ -184,36 +184,25 @@ pub fn print(buf: &[u8], out: &mut impl Write) -> Result<(), Failure> {
                     }
                 }
                 let a = node_atom(items, n).map_err(tree_err)?;
-                let mut line = describe(&a);
                 let typ = items.item_type(n);
+                let mut size = None;
                 if let Event::Enter(_) = ev {
                     let kids = items.child_count(n).map_err(tree_err)?;
-                    let count = match typ {
-                        ItemType::List => plural(kids, "item", "items"),
-                        ItemType::Map => plural(kids / 2, "pair", "pairs"),
-                        _ => format!(
-                            "{}, {}",
-                            plural(kids, "chunk", "chunks"),
-                            plural(
-                                items.blob_len(n).map_err(tree_err)? as usize,
-                                "byte",
-                                "bytes"
-                            )
-                        ),
-                    };
-                    line = format!("{line} ({count})");
+                    size = Some(match typ {
+                        ItemType::List => Size::List(kids),
+                        ItemType::Map => Size::Map(kids / 2),
+                        _ => Size::Blob {
+                            chunks: kids,
+                            bytes: items.blob_len(n).map_err(tree_err)?,
+                        },
+                    });
                     stack.push(Frame {
                         typ,
                         seen: 0,
                         wrapped: false,
                     });
                 }
-                text::indent(&mut text, depth as usize);
-                if let Some(k) = key.take() {
-                    text.push_str(&format!("{k:?}: "));
-                }
-                text.push_str(&line);
-                text.push('\n');
+                text::line(&mut text, depth as usize, key.take(), &a, size);
                 if text.len() >= 1 << 16 {
                     out.write_all(text.as_bytes()).map_err(write_err)?;
                     text.clear();

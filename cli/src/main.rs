@@ -19,10 +19,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-mod bigint;
 mod convert;
 mod json;
-mod text;
 
 const USAGE: &str = "\
 usage: yac COMMAND [OPTIONS] FILE...

@@ -489,6 +489,23 @@ fn generated_documents_round_trip_through_json() {
     assert!(ok_text("atoms", &doc).lines().count() >= items);
 }
 
+/// `yac print` and `Value`'s Display are one text form: every generated
+/// item prints the same both ways.
+#[test]
+fn print_is_the_text_form_of_value() {
+    let mut r = Rng(0x2545_F491_4F6C_DD1D);
+    let mut all = Vec::new();
+    let mut want = String::new();
+    for _ in 0..200 {
+        let mut doc = Vec::new();
+        gen_item(&mut r, 4, &mut doc);
+        let v: yac::Value = yac::from_slice(&doc).unwrap();
+        want.push_str(&v.to_string());
+        all.extend(doc);
+    }
+    assert_eq!(ok_text("print", &all), want);
+}
+
 #[test]
 fn deep_nesting_does_not_overflow_the_stack() {
     let depth = 200_000;

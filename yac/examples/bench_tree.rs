@@ -1,8 +1,11 @@
 //! Rust-side benchmark of the core, for profiling (the C benchmark against
 //! msgpack-c lives in benches/c/).
 //! Usage:
-//!   cargo run -p yac --release --example bench_tree [-- DATA_DIR]
+//!   cargo run -p keks --release --example bench_tree [-- DATA_DIR]
 //! Prints per document: median parse / atom walk / encode time and MB/s.
+
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
 
 use std::time::Instant;
 

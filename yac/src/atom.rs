@@ -4,10 +4,10 @@
 //! atoms), and +INT/-INT is decoded together with its BIN body.
 //!
 //! ```
-//! use yac::atom::{decode, Atom};
+//! use keks::atom::{decode, Atom};
 //! let (atom, used) = decode(&[0x0C, 0x81, 0x7B]).unwrap();
 //! assert_eq!((atom, used), (Atom::Uint(123), 3));
-//! assert_eq!(decode(&[0xC3, b'f']), Err(yac::Error::NotEnough(2)));
+//! assert_eq!(decode(&[0xC3, b'f']), Err(keks::Error::NotEnough(2)));
 //! ```
 
 use crate::error::Error;

@@ -17,7 +17,7 @@
 //! [`Atom::Nint`] of that value, which is what decoding gives back).
 //!
 //! ```
-//! use yac::writer::Writer;
+//! use keks::writer::Writer;
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.list().unwrap();
@@ -26,9 +26,9 @@
 //! w.eoc().unwrap();
 //! assert_eq!(w.written(), &[0x08, 0x0C, 0x81, 0x7B, 0x02, 0x00]);
 //!
-//! let atom = yac::Atom::Str("hello world");
+//! let atom = keks::Atom::Str("hello world");
 //! assert_eq!(atom.encoded_len(), Ok(12));
-//! assert_eq!(atom.encode(&mut [0u8; 11]), Err(yac::Error::NoMem));
+//! assert_eq!(atom.encode(&mut [0u8; 11]), Err(keks::Error::NoMem));
 //! ```
 
 use crate::atom::{tag, Atom, MAGIC_LEN};

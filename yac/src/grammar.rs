@@ -20,8 +20,8 @@
 //! refused for want of room ([`Error::NoMem`]) can be fed again later.
 //!
 //! ```
-//! use yac::grammar::{Fed, Grammar, Step};
-//! use yac::Error;
+//! use keks::grammar::{Fed, Grammar, Step};
+//! use keks::Error;
 //! let mut g = Grammar::new(0);
 //! let mut levels: [Option<&[u8]>; 4] = [None; 4];
 //! assert_eq!(g.feed(Step::Map, &mut levels[..]), Ok(Fed::Open));

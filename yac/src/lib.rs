@@ -1,4 +1,4 @@
-//! yac: the YAC (KEKS) binary serialisation format.
+//! keks: the KEKS (also called YAC) binary serialisation format.
 //!
 //! A `no_std` core that needs no allocator does all decoding, validation and
 //! encoding; the C library (`libyac.a` + `yac.h`) is a thin `extern "C"`
@@ -22,8 +22,8 @@
 //!     name: &'a str, // borrowed from the input: zero-copy
 //!     xy: (i32, i32),
 //! }
-//! let doc = yac::to_vec(&Point { name: "a", xy: (1, -2) })?;
-//! assert_eq!(yac::from_slice::<Point>(&doc)?, Point { name: "a", xy: (1, -2) });
+//! let doc = keks::to_vec(&Point { name: "a", xy: (1, -2) })?;
+//! assert_eq!(keks::from_slice::<Point>(&doc)?, Point { name: "a", xy: (1, -2) });
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -35,9 +35,9 @@
 //!
 //! ```
 //! # #[cfg(feature = "serde")] {
-//! let v = yac::value!({"id": 7, "tags": ["x", null]});
-//! let doc = yac::to_vec(&v)?;
-//! let back: yac::Value = yac::from_slice(&doc)?;
+//! let v = keks::value!({"id": 7, "tags": ["x", null]});
+//! let doc = keks::to_vec(&v)?;
+//! let back: keks::Value = keks::from_slice(&doc)?;
 //! assert_eq!(back["tags"][0].as_str(), Some("x"));
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -52,7 +52,7 @@
 //! construction.
 //!
 //! ```
-//! use yac::{atom, items::{Item, Items}, Atom, Writer};
+//! use keks::{atom, items::{Item, Items}, Atom, Writer};
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.map()?;
@@ -65,13 +65,13 @@
 //!
 //! let mut levels = [0usize; 8];
 //! let mut off = 0;
-//! yac::validate::validate(doc, &mut off, &mut levels, Default::default())?;
+//! keks::validate::validate(doc, &mut off, &mut levels, Default::default())?;
 //!
 //! let mut pool = [Item::default(); 8];
 //! let mut items = Items::new(&mut pool);
 //! let root = items.parse_doc(doc)?;
 //! assert_eq!(items.at(root).get("n").map(|n| n.as_u64()), Some(Ok(5)));
-//! # Ok::<(), yac::Error>(())
+//! # Ok::<(), keks::Error>(())
 //! ```
 //!
 //! Modules, one concept each, from the ground up: [`error`]; the rules of
@@ -110,12 +110,16 @@ pub mod writer;
 #[cfg(test)]
 mod sample;
 
+#[cfg(feature = "alloc")]
+pub mod bigint;
 #[cfg(feature = "serde")]
 pub mod de;
 #[cfg(feature = "serde")]
 pub mod ser;
 #[cfg(feature = "serde")]
 pub mod serde;
+#[cfg(feature = "alloc")]
+pub mod text;
 #[cfg(feature = "alloc")]
 pub mod value;
 
@@ -134,8 +138,9 @@ pub use ser::{append_to_vec, to_vec};
 pub use value::Value;
 pub use writer::Writer;
 
-/// The README's Rust examples, compiled and run as doc tests (with the
-/// `serde` feature, which one of them uses).
-#[cfg(all(doctest, feature = "serde"))]
-#[doc = include_str!("../../README.md")]
+/// The crate README's and docs/rust.md's Rust examples, run as doc tests
+/// (with every feature: they use serde and `Value`'s `Display`).
+#[cfg(all(doctest, feature = "serde", feature = "std"))]
+#[doc = include_str!("../README.md")]
+#[doc = include_str!("../../docs/rust.md")]
 pub struct ReadmeDoctests;

@@ -23,7 +23,7 @@
 //! one-to-one (23:59:59 and 23:59:60 give the same UNIX second).
 //!
 //! ```
-//! use yac::tai64::{utc_to_label, label_to_utc, Utc};
+//! use keks::tai64::{utc_to_label, label_to_utc, Utc};
 //! let mut label = [0u8; 16];
 //! // 2017-01-01 00:00:00 UTC, just after the last leap second.
 //! let n = utc_to_label(1_483_228_800, 0, &mut label).unwrap();

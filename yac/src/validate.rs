@@ -79,8 +79,8 @@ enum Step<'a> {
 /// `Err(Invalid)`.
 ///
 /// ```
-/// use yac::items::Options;
-/// use yac::validate::validate;
+/// use keks::items::Options;
+/// use keks::validate::validate;
 /// let doc = [0x09, 0xC1, b'a', 0x08, 0x00, 0x00]; // MAP {"a": []}
 /// let mut levels = [0usize; 8];
 /// let mut off = 0;
@@ -89,7 +89,7 @@ enum Step<'a> {
 /// let bad = [0x09, 0xC1, b'b', 0x01, 0xC1, b'a', 0x01, 0x00]; // keys out of order
 /// off = 0;
 /// assert_eq!(validate(&bad, &mut off, &mut levels, Options::default()),
-///            Err(yac::Error::MapUnordered));
+///            Err(keks::Error::MapUnordered));
 /// assert_eq!(off, 4);
 /// ```
 pub fn validate(

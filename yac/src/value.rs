@@ -8,9 +8,9 @@
 //! ```
 //! # #[cfg(feature = "serde")] {
 //! let doc = [0x09, 0xC1, b'a', 0x0C, 0x81, 0x7B, 0x00]; // MAP {"a": 123}
-//! let v: yac::Value = yac::from_slice(&doc).unwrap();
-//! assert_eq!(v.get("a"), Some(&yac::Value::Uint(123)));
-//! assert_eq!(yac::to_vec(&v).unwrap(), doc);
+//! let v: keks::Value = keks::from_slice(&doc).unwrap();
+//! assert_eq!(v.get("a"), Some(&keks::Value::Uint(123)));
+//! assert_eq!(keks::to_vec(&v).unwrap(), doc);
 //! # }
 //! ```
 
@@ -215,13 +215,13 @@ impl core::ops::Index<usize> for Value {
 /// or an operation in parentheses: `(-1)`).
 ///
 /// ```
-/// use yac::{value, Value};
+/// use keks::{value, Value};
 /// let v = value!({"name": "Ann", "tags": ["a", (-1), null], "ok": true});
 /// assert_eq!(v["tags"][1], Value::Nint(-1));
 /// assert_eq!(v["name"].as_str(), Some("Ann"));
 /// assert!(v["missing"].is_nil());
 /// # #[cfg(feature = "serde")]
-/// assert_eq!(yac::from_slice::<Value>(&yac::to_vec(&v).unwrap()).unwrap(), v);
+/// assert_eq!(keks::from_slice::<Value>(&keks::to_vec(&v).unwrap()).unwrap(), v);
 /// ```
 #[macro_export]
 macro_rules! value {

@@ -8,6 +8,9 @@
 //! changed nothing. `every_split_point` cuts documents at each byte and
 //! tries every edit while the parse is unfinished.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac::items::{Item, Items, ItemsMut, NONE};
 use yac::{Atom, Error};
 use yac_testkit::{edits, encode, gen_value, hex, Rng, Value};

@@ -6,6 +6,9 @@
 //! inserted EOCs, MAP keys swapped or repeated); with UTF-8 checks on and
 //! off, depth limits, and level storage of several sizes and kinds.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac::atom::{self, tag};
 use yac::grammar::{Fed, Grammar, Levels, Step, WordLevels};
 use yac::items::{count_nodes, Item, Items, Options};

@@ -7,6 +7,9 @@
 //! failed parse leaves the pool exactly as it was: every parse here goes
 //! into a pool that already holds another document, compared node by node.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac_testkit as common;
 
 use common::gen::{gen_value, Rng};

@@ -1,6 +1,9 @@
 //! Reading a tree from Rust: typed getters, children and MAP pair
 //! iterators, and an error that keeps its offset through `?`.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac::items::{Item, Items};
 use yac::{Error, ErrorAt, ItemType};
 use yac_testkit::hex;

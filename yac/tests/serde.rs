@@ -3,6 +3,9 @@
 //! and back byte for byte, and errors carry their offset.
 #![cfg(feature = "serde")]
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 

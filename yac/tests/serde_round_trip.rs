@@ -4,6 +4,9 @@
 //! format's own types go into typed fields both ways.
 #![cfg(feature = "serde")]
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, UNIX_EPOCH};
 

@@ -2,6 +2,9 @@
 //! the reference `.yac` encodings parse into a tree whose walk checksum
 //! (data/README.md) matches counts.json, and re-encode byte for byte.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac_testkit as common;
 
 use yac::items::{Event, Item, Items, ItemsMut};

@@ -2,9 +2,12 @@
 //! depth: each runs on a fresh thread whose stack is painted with a
 //! pattern first, on documents nested 10, 10^3 and 10^5 deep, and the
 //! high-water mark (how far below the caller the pattern was overwritten)
-//! must be the same at every depth, and small. `cargo test -p yac --test stack
+//! must be the same at every depth, and small. `cargo test -p keks --test stack
 //! -- --nocapture` prints the figures. (tests/freestanding.rs shows the
 //! structural reason: no function reachable from the C API recurses.)
+
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
 
 use std::hint::black_box;
 

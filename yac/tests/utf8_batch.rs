@@ -7,6 +7,9 @@
 //! a bad STR may sit in a batch checked mid-loop or in the last one. Seeds
 //! are fixed.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac::atom::{decode, string_raw, tag};
 use yac::items::{count_nodes, Item, Items, Options};
 use yac::validate::validate;

@@ -5,6 +5,9 @@
 //! documents, thousands of generated documents, every prefix of some, and
 //! mutations of them; with UTF-8 checks on and off, and depth limits.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac::items::{count_nodes, Item, Items, Options};
 use yac::validate::validate;
 use yac::Error;

@@ -3,6 +3,9 @@
 //! table, and the float rules. The vectors themselves live in
 //! `common/vectors.rs`, shared with the C and encoder tests.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac_testkit as common;
 
 use common::vectors::{bytes, check_containers, walk, INVALID_ATOM, INVALID_STREAM, VALID};

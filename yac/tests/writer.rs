@@ -4,6 +4,9 @@
 //! counted only, and (licenses) with every MAP's keys given in reverse
 //! order to MAPs sorted on close.
 
+// The package is `keks` (its crates.io name); the workspace calls it yac.
+extern crate keks as yac;
+
 use yac_testkit as common;
 
 use yac::items::{Item, Items, ItemsMut};

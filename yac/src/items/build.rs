@@ -17,7 +17,7 @@
 //! the arena) before it copies a byte or makes a node.
 //!
 //! ```
-//! use yac::items::{Arena, Item, Items};
+//! use keks::items::{Arena, Item, Items};
 //! let mut pool = [Item::default(); 16];
 //! let mut mem = [0u8; 64];
 //! let mut arena = Arena::new(&mut mem);

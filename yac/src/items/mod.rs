@@ -12,7 +12,7 @@
 //! lifetime.
 //!
 //! ```
-//! use yac::items::{Item, Items};
+//! use keks::items::{Item, Items};
 //! let doc = [0x08, 0x0C, 0x81, 0x7B, 0x02, 0x00]; // LIST [123, FALSE]
 //! let mut pool = [Item::default(); 8];
 //! let mut items = Items::new(&mut pool);

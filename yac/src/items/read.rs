@@ -4,7 +4,7 @@
 //! error says where.
 //!
 //! ```
-//! use yac::items::{Item, Items};
+//! use keks::items::{Item, Items};
 //! // MAP {"a": 1, "list": [TRUE, "x"]}
 //! let doc = [0x09, 0xC1, b'a', 0x0C, 0x81, 0x01,
 //!            0xC4, b'l', b'i', b's', b't', 0x08, 0x03, 0xC1, b'x', 0x00, 0x00];
@@ -19,7 +19,7 @@
 //! assert_eq!(list.children().count(), 2);
 //! assert_eq!(list.nth(1).unwrap().as_str(), Ok("x"));
 //! assert!(map.get("missing").is_none());
-//! # Ok::<(), yac::error::ErrorAt>(())
+//! # Ok::<(), keks::error::ErrorAt>(())
 //! ```
 
 use super::node::Item;

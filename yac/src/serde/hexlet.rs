@@ -1,16 +1,16 @@
-//! `#[serde(with = "yac::serde::hexlet")]`: a `[u8; 16]` as a HEXLET
+//! `#[serde(with = "keks::serde::hexlet")]`: a `[u8; 16]` as a HEXLET
 //! (UUIDs, IPv6 addresses), read from a HEXLET.
 //!
 //! ```
 //! #[derive(serde::Serialize, serde::Deserialize)]
 //! struct Key {
-//!     #[serde(with = "yac::serde::hexlet")]
+//!     #[serde(with = "keks::serde::hexlet")]
 //!     id: [u8; 16],
 //! }
-//! let doc = yac::to_vec(&Key { id: [0xAB; 16] })?;
+//! let doc = keks::to_vec(&Key { id: [0xAB; 16] })?;
 //! assert_eq!(&doc[3..6], [b'd', 0x04, 0xAB]); // MAP, "id", HEXLET
-//! assert_eq!(yac::from_slice::<Key>(&doc)?.id, [0xAB; 16]);
-//! # Ok::<(), yac::serde::Error>(())
+//! assert_eq!(keks::from_slice::<Key>(&doc)?.id, [0xAB; 16]);
+//! # Ok::<(), keks::serde::Error>(())
 //! ```
 
 use serde::{de, Deserializer, Serializer};

@@ -1,16 +1,16 @@
-//! `#[serde(with = "yac::serde::magic")]`: a `[u8; 12]` as a MAGIC (the
+//! `#[serde(with = "keks::serde::magic")]`: a `[u8; 12]` as a MAGIC (the
 //! 12 bytes after "KEKS", zero-padded), read from a MAGIC.
 //!
 //! ```
 //! #[derive(serde::Serialize, serde::Deserialize)]
 //! struct File {
-//!     #[serde(with = "yac::serde::magic")]
+//!     #[serde(with = "keks::serde::magic")]
 //!     kind: [u8; 12],
 //! }
-//! let doc = yac::to_vec(&File { kind: *b"cm/pub\0\0\0\0\0\0" })?;
+//! let doc = keks::to_vec(&File { kind: *b"cm/pub\0\0\0\0\0\0" })?;
 //! assert_eq!(&doc[6..10], b"KEKS");
-//! assert_eq!(&yac::from_slice::<File>(&doc)?.kind[..6], b"cm/pub");
-//! # Ok::<(), yac::serde::Error>(())
+//! assert_eq!(&keks::from_slice::<File>(&doc)?.kind[..6], b"cm/pub");
+//! # Ok::<(), keks::serde::Error>(())
 //! ```
 
 use serde::{de, Deserializer, Serializer};

@@ -33,16 +33,16 @@
 //! use std::time::{Duration, SystemTime, UNIX_EPOCH};
 //! #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
 //! struct Event {
-//!     #[serde(with = "yac::serde::hexlet")]
+//!     #[serde(with = "keks::serde::hexlet")]
 //!     id: [u8; 16],
-//!     #[serde(with = "yac::serde::tai64")]
+//!     #[serde(with = "keks::serde::tai64")]
 //!     at: SystemTime,
 //! }
 //! let e = Event { id: [7; 16], at: UNIX_EPOCH + Duration::new(1_700_000_000, 5) };
-//! let doc = yac::to_vec(&e)?;
+//! let doc = keks::to_vec(&e)?;
 //! assert_eq!(&doc[..6], [0x09, 0xC2, b'a', b't', 0x19, 0x40]); // TAI64N
-//! assert_eq!(yac::from_slice::<Event>(&doc)?, e);
-//! # Ok::<(), yac::serde::Error>(())
+//! assert_eq!(keks::from_slice::<Event>(&doc)?, e);
+//! # Ok::<(), keks::serde::Error>(())
 //! ```
 
 pub(crate) mod error;

@@ -1,4 +1,4 @@
-//! `#[serde(with = "yac::serde::tai64")]`: a [`SystemTime`] as a TAI64
+//! `#[serde(with = "keks::serde::tai64")]`: a [`SystemTime`] as a TAI64
 //! (whole seconds) or TAI64N label, read from a TAI64, TAI64N or TAI64NA
 //! (whose attoseconds `SystemTime` cannot hold, so they are dropped).
 //!
@@ -11,15 +11,15 @@
 //! use std::time::{Duration, SystemTime, UNIX_EPOCH};
 //! #[derive(serde::Serialize, serde::Deserialize)]
 //! struct Log {
-//!     #[serde(with = "yac::serde::tai64")]
+//!     #[serde(with = "keks::serde::tai64")]
 //!     at: SystemTime,
 //! }
 //! // 2017-01-01 00:00:00 UTC, the spec's vector: 18 40000000586846A5.
 //! let at = UNIX_EPOCH + Duration::from_secs(1_483_228_800);
-//! let doc = yac::to_vec(&Log { at })?;
+//! let doc = keks::to_vec(&Log { at })?;
 //! assert_eq!(&doc[4..], [0x18, 0x40, 0, 0, 0, 0x58, 0x68, 0x46, 0xA5, 0x00]);
-//! assert_eq!(yac::from_slice::<Log>(&doc)?.at, at);
-//! # Ok::<(), yac::serde::Error>(())
+//! assert_eq!(keks::from_slice::<Log>(&doc)?.at, at);
+//! # Ok::<(), keks::serde::Error>(())
 //! ```
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -1,17 +1,17 @@
-//! `#[serde(with = "yac::serde::uuid")]` (feature `uuid`): a
+//! `#[serde(with = "keks::serde::uuid")]` (feature `uuid`): a
 //! [`uuid::Uuid`] as a HEXLET, read from a HEXLET.
 //!
 //! ```
 //! #[derive(serde::Serialize, serde::Deserialize)]
 //! struct Row {
-//!     #[serde(with = "yac::serde::uuid")]
+//!     #[serde(with = "keks::serde::uuid")]
 //!     id: uuid::Uuid,
 //! }
 //! let id = uuid::Uuid::from_u128(0x0e875e3f_d385_49eb_87b4_be42d641c367);
-//! let doc = yac::to_vec(&Row { id })?;
+//! let doc = keks::to_vec(&Row { id })?;
 //! assert_eq!(&doc[4..7], [0x04, 0x0E, 0x87]);
-//! assert_eq!(yac::from_slice::<Row>(&doc)?.id, id);
-//! # Ok::<(), yac::serde::Error>(())
+//! assert_eq!(keks::from_slice::<Row>(&doc)?.id, id);
+//! # Ok::<(), keks::serde::Error>(())
 //! ```
 
 use serde::{Deserializer, Serializer};

@@ -48,14 +48,14 @@
 //! duplicates.
 //!
 //! ```
-//! use yac::writer::Writer;
+//! use keks::writer::Writer;
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.map().unwrap();
 //! w.str("b").unwrap();
 //! w.uint(1).unwrap();
-//! assert_eq!(w.str("a"), Err(yac::Error::MapUnordered)); // nothing written
-//! assert_eq!(w.finish(), Err(yac::Error::MapUnordered)); // it sticks
+//! assert_eq!(w.str("a"), Err(keks::Error::MapUnordered)); // nothing written
+//! assert_eq!(w.finish(), Err(keks::Error::MapUnordered)); // it sticks
 //! assert_eq!(w.failure().map(|f| (f.call, f.offset)), Some((3, 6)));
 //!
 //! let mut buf = [0u8; 32];

@@ -1,11 +1,27 @@
-//! Human-readable forms of single values, shared by `print` and `atoms`.
+//! The text form of items (feature `alloc`): what the `yac` tool's `print`
+//! and `atoms` commands show and what [`Value`]'s `Display` writes, one
+//! home for both. One item per line, two spaces per nesting level, MAP keys
+//! before their values, containers with their sizes:
+//!
+//! ```
+//! let v = keks::value!({"a": [1, (-2)], "b": "x"});
+//! assert_eq!(
+//!     v.to_string(),
+//!     "MAP (2 pairs)\n  \"a\": LIST (2 items)\n    +INT 1\n    -INT -2\n  \"b\": STR 1 \"x\"\n"
+//! );
+//! ```
+//!
+//! Also the hex, UUID, decimal and UTC forms the tool's JSON conversion
+//! writes and reads.
 
-use std::fmt::Write as _;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::{self, Write as _};
 
-use yac::atom::Atom;
-use yac::{float, tai64};
-
-use crate::bigint;
+use crate::atom::Atom;
+use crate::value::Value;
+use crate::{bigint, float, tai64};
 
 /// `print` and `atoms` indent by at most this many levels: deeper lines
 /// carry their depth instead, so that the output of a deeply nested
@@ -201,10 +217,162 @@ pub fn describe(a: &Atom<'_>) -> String {
 /// (escapes for anything unprintable).
 fn magic_text(m: &[u8; 12]) -> String {
     let end = m.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1);
-    let body = &m[..end];
-    match std::str::from_utf8(body) {
+    let body = m.get(..end).unwrap_or(&[]);
+    match core::str::from_utf8(body) {
         Ok(s) => format!("{s:?}"),
         Err(_) => format!("hex {}", hex(body)),
+    }
+}
+
+/// What a container line says after its opening atom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Size {
+    /// A LIST of this many items.
+    List(usize),
+    /// A MAP of this many pairs.
+    Map(usize),
+    /// A BLOB of this many chunks and bytes.
+    Blob {
+        /// Its chunks (BIN items), the last one shorter.
+        chunks: usize,
+        /// The bytes of all chunks.
+        bytes: u64,
+    },
+}
+
+/// "1 item", "2 items".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Appends one line of the tree form to `s`: the indent for `depth`, the
+/// MAP key if any, the atom and, for a container, its size.
+pub fn line(s: &mut String, depth: usize, key: Option<&str>, a: &Atom<'_>, size: Option<Size>) {
+    indent(s, depth);
+    if let Some(k) = key {
+        let _ = write!(s, "{k:?}: ");
+    }
+    s.push_str(&describe(a));
+    let _ = match size {
+        None => Ok(()),
+        Some(Size::List(n)) => write!(s, " ({})", plural(n as u64, "item", "items")),
+        Some(Size::Map(n)) => write!(s, " ({})", plural(n as u64, "pair", "pairs")),
+        Some(Size::Blob { chunks, bytes }) => write!(
+            s,
+            " ({}, {})",
+            plural(chunks as u64, "chunk", "chunks"),
+            plural(bytes, "byte", "bytes")
+        ),
+    };
+    s.push('\n');
+}
+
+/// The atom that opens `v` (a container's opening atom), and its size.
+fn value_atom(v: &Value) -> (Atom<'_>, Option<Size>) {
+    let atom = match v {
+        Value::Nil => Atom::Nil,
+        Value::Bool(b) => Atom::Bool(*b),
+        Value::Uint(u) => Atom::Uint(*u),
+        Value::Nint(i) => Atom::Nint(*i),
+        Value::BigInt {
+            negative,
+            magnitude,
+        } => Atom::BigInt {
+            negative: *negative,
+            magnitude,
+        },
+        Value::Float(b) => Atom::Float(b),
+        Value::Str(t) => Atom::Str(t),
+        Value::Bin(b) => Atom::Bin(b),
+        Value::Hexlet(h) => Atom::Hexlet(h),
+        Value::Tai64(t) => Atom::Tai64(t),
+        Value::Magic(m) => Atom::Magic(m),
+        Value::List(items) => return (Atom::List, Some(Size::List(items.len()))),
+        Value::Map(entries) => return (Atom::Map, Some(Size::Map(entries.len()))),
+        Value::Blob {
+            chunk_len_minus_one,
+            data,
+        } => {
+            let chunks = blob_chunks(*chunk_len_minus_one, data).count();
+            let size = Size::Blob {
+                chunks,
+                bytes: data.len() as u64,
+            };
+            return (
+                Atom::Blob {
+                    chunk_len_minus_one: *chunk_len_minus_one,
+                },
+                Some(size),
+            );
+        }
+    };
+    (atom, None)
+}
+
+/// A BLOB's chunks as the wire has them: full ones, then a shorter last
+/// one (empty when the data fills the full ones exactly).
+fn blob_chunks(chunk_len_minus_one: u64, data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let len = usize::try_from(chunk_len_minus_one)
+        .ok()
+        .and_then(|l| l.checked_add(1))
+        .unwrap_or(usize::MAX);
+    let full = data.len() / len;
+    let (head, last) = data.split_at(full * len);
+    head.chunks(len).chain(core::iter::once(last))
+}
+
+/// One step of the tree walk: a value to print under an optional key, or a
+/// BLOB chunk.
+enum Next<'v> {
+    Item(Option<&'v str>, &'v Value),
+    Chunk(&'v [u8]),
+}
+
+/// `v`'s tree form, one line per item, walked with a stack of its own
+/// whatever the nesting depth.
+fn value_text(v: &Value) -> String {
+    let mut s = String::new();
+    let mut stack: Vec<(usize, Next<'_>)> = Vec::from([(0, Next::Item(None, v))]);
+    while let Some((depth, next)) = stack.pop() {
+        let (key, v) = match next {
+            Next::Chunk(c) => {
+                line(&mut s, depth, None, &Atom::Bin(c), None);
+                continue;
+            }
+            Next::Item(key, v) => (key, v),
+        };
+        let (atom, size) = value_atom(v);
+        line(&mut s, depth, key, &atom, size);
+        let inner = depth + 1;
+        match v {
+            Value::List(items) => {
+                stack.extend(items.iter().rev().map(|i| (inner, Next::Item(None, i))))
+            }
+            Value::Map(entries) => stack.extend(
+                entries
+                    .iter()
+                    .rev()
+                    .map(|(k, i)| (inner, Next::Item(Some(k.as_str()), i))),
+            ),
+            Value::Blob {
+                chunk_len_minus_one,
+                data,
+            } => {
+                let chunks: Vec<&[u8]> = blob_chunks(*chunk_len_minus_one, data).collect();
+                stack.extend(chunks.into_iter().rev().map(|c| (inner, Next::Chunk(c))));
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+impl fmt::Display for Value {
+    /// The tree form of `yac print`: one item per line, two spaces per
+    /// level, MAP keys before their values, containers with their sizes
+    /// ([`line`]), each line ending in a newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&value_text(self))
     }
 }
 

@@ -1,6 +1,10 @@
-//! Decimal text for integers of any size, as YAC writes them: a sign and a
-//! big-endian magnitude (for a negative one the wire holds v, meaning
-//! -1 - v).
+//! Decimal text for integers of any size (feature `alloc`), as the format
+//! writes them: a sign and a big-endian magnitude (for a negative one the
+//! wire holds v, meaning -1 - v).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write as _;
 
 /// The decimal digits of a big-endian magnitude ("0" when empty).
 pub fn to_decimal(magnitude: &[u8]) -> String {
@@ -23,7 +27,7 @@ pub fn to_decimal(magnitude: &[u8]) -> String {
         None => return "0".to_string(),
     };
     for limb in limbs.iter().rev().skip(1) {
-        out.push_str(&format!("{limb:09}"));
+        let _ = write!(out, "{limb:09}");
     }
     out
 }
@@ -82,6 +86,7 @@ pub fn sub_one(magnitude: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
 
     #[test]
     fn decimal_round_trips() {
