@@ -171,3 +171,63 @@ fn readme_c_programs_run() {
         }
     }
 }
+
+/// The `keks` crate as crates.io would get it (`cargo package --list`,
+/// offline, no build): the library, its README and both license files,
+/// and nothing of the workspace's C side. `cargo publish --dry-run -p keks`
+/// (which needs the registry) runs in .ci/run.
+#[test]
+fn keks_package_holds_what_crates_io_needs() {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "package",
+            "-p",
+            "keks",
+            "--list",
+            "--offline",
+            "--allow-dirty",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "cargo package --list: {stderr}");
+    let files = String::from_utf8(out.stdout).unwrap();
+    let files: Vec<&str> = files.lines().collect();
+    for needed in [
+        "Cargo.toml",
+        "README.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "src/lib.rs",
+        "src/serde/mod.rs",
+        "src/serde/mapping.md",
+    ] {
+        assert!(
+            files.contains(&needed),
+            "the package lacks {needed}: {files:?}"
+        );
+    }
+    assert!(
+        files
+            .iter()
+            .all(|f| !f.ends_with(".c") && !f.ends_with(".h")),
+        "C files in the package: {files:?}"
+    );
+    // The crate README is written for crates.io: it names the crate.
+    let readme = read("yac/README.md");
+    assert!(readme.contains("keks = { version = "), "yac/README.md");
+}
+
+/// docs/rust.md shows the serde data model table of the crate's docs
+/// (yac/src/serde/mapping.md, which yac/tests/serde_mapping.rs checks row
+/// by row) word for word.
+#[test]
+fn rust_guide_has_the_crate_mapping_table() {
+    let table = read("yac/src/serde/mapping.md");
+    let guide = read("docs/rust.md");
+    assert!(
+        guide.contains(table.trim()),
+        "docs/rust.md: copy yac/src/serde/mapping.md"
+    );
+}

@@ -6,24 +6,71 @@
 //! shortest integers and floats, UTF-8 strings), so documents can be
 //! hashed and signed.
 //!
+//! The guide below has one runnable example per part; each is a doc test.
+//!
 //! # serde (feature `serde`)
 //!
 //! [`to_vec`], [`append_to_vec`], [`to_writer`] and [`from_slice`],
-//! [`from_reader`], as in serde_json; the data-model mapping and the
-//! `#[serde(with = ...)]` helpers for the format's own types (TAI64,
-//! HEXLET, MAGIC, UUIDs) are in [`mod@serde`]. Errors convert to and from
-//! [`Error`] and `std::io::Error`, so `?` works across them.
+//! [`from_reader`], as in serde_json. The data model mapping table (every
+//! Rust type to its encoding and back) and the `#[serde(with = ...)]`
+//! helpers for the format's own types (TAI64, HEXLET, MAGIC, UUIDs) are in
+//! [`mod@serde`]. Errors convert to and from [`Error`] and
+//! `std::io::Error`, so `?` works across them.
+//!
+//! ```
+//! # #[cfg(feature = "serde")] {
+//! use std::collections::HashMap;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! enum Unit { Celsius, Kelvin }
+//!
+//! #[derive(Serialize, Deserialize, PartialEq, Debug)]
+//! struct Reading {
+//!     sensor: String,
+//!     value: f64,
+//!     unit: Unit,
+//!     labels: HashMap<String, u32>, // any order in, canonical order out
+//! }
+//! let r = Reading {
+//!     sensor: "t1".into(),
+//!     value: 21.5,
+//!     unit: Unit::Celsius,
+//!     labels: HashMap::from([("floor".into(), 3), ("room".into(), 12)]),
+//! };
+//! let doc = keks::to_vec(&r)?;
+//! assert_eq!(keks::from_slice::<Reading>(&doc)?, r);
+//!
+//! // Streams: to_writer and from_reader.
+//! let mut file = Vec::new();
+//! keks::to_writer(&mut file, &r)?;
+//! assert_eq!(file, doc);
+//! let back: Reading = keks::from_reader(file.as_slice())?;
+//! assert_eq!(back, r);
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Zero-copy reading
+//!
+//! [`from_slice`] lends `&str` and `&[u8]` fields straight from the input
+//! (bytes through [serde_bytes](https://docs.rs/serde_bytes) or a
+//! `&[u8]` field with `#[serde(borrow)]`): nothing is copied or allocated
+//! for them.
 //!
 //! ```
 //! # #[cfg(feature = "serde")] {
 //! use serde::{Deserialize, Serialize};
 //! #[derive(Serialize, Deserialize, PartialEq, Debug)]
 //! struct Point<'a> {
-//!     name: &'a str, // borrowed from the input: zero-copy
+//!     name: &'a str, // borrowed from `doc`
 //!     xy: (i32, i32),
 //! }
 //! let doc = keks::to_vec(&Point { name: "a", xy: (1, -2) })?;
-//! assert_eq!(keks::from_slice::<Point>(&doc)?, Point { name: "a", xy: (1, -2) });
+//! let p: Point = keks::from_slice(&doc)?;
+//! assert_eq!(p, Point { name: "a", xy: (1, -2) });
+//! let inside = doc.as_ptr_range();
+//! assert!(inside.contains(&p.name.as_ptr()));
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -31,28 +78,34 @@
 //! # Values of any shape (feature `alloc`)
 //!
 //! [`Value`] holds any item (every type of the format, integers and floats
-//! of any width); [`value!`] builds one.
+//! of any width); [`value!`] builds one; it indexes like
+//! `serde_json::Value`, and its `Display` is the tree form of the `yac`
+//! tool's `print` ([`text`]).
 //!
 //! ```
-//! # #[cfg(feature = "serde")] {
 //! let v = keks::value!({"id": 7, "tags": ["x", null]});
+//! assert_eq!(v["tags"][0].as_str(), Some("x"));
+//! assert!(v["nothing"].is_nil());
+//! assert_eq!(
+//!     v.to_string(),
+//!     "MAP (2 pairs)\n  \"id\": +INT 7\n  \"tags\": LIST (2 items)\n    STR 1 \"x\"\n    NIL\n"
+//! );
+//! # #[cfg(feature = "serde")] {
 //! let doc = keks::to_vec(&v)?;
 //! let back: keks::Value = keks::from_slice(&doc)?;
-//! assert_eq!(back["tags"][0].as_str(), Some("x"));
+//! assert_eq!(back, v);
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Without an allocator
+//! # The writer: canonical by construction
 //!
-//! [`atom::decode`] reads one item; [`validate::validate`] checks a whole
-//! document with a caller-sized stack; [`items::Items`] parses a document
-//! into a tree in a caller's node pool (and edits and encodes it);
-//! [`Writer`] writes documents into a caller's buffer, canonical by
-//! construction.
+//! [`Writer`] writes a whole document into a caller's buffer (or through a
+//! flush callback, or only counting), checking nesting, MAP key order and
+//! BLOB chunks as it goes.
 //!
 //! ```
-//! use keks::{atom, items::{Item, Items}, Atom, Writer};
+//! use keks::Writer;
 //! let mut buf = [0u8; 32];
 //! let mut w = Writer::new(&mut buf);
 //! w.map()?;
@@ -60,35 +113,111 @@
 //! w.uint(5)?;
 //! w.eoc()?;
 //! let n = w.finish()?;
-//! let doc = &buf[..n];
-//! assert_eq!(atom::decode(doc)?, (Atom::Map, 1));
-//!
-//! let mut levels = [0usize; 8];
-//! let mut off = 0;
-//! keks::validate::validate(doc, &mut off, &mut levels, Default::default())?;
-//!
-//! let mut pool = [Item::default(); 8];
-//! let mut items = Items::new(&mut pool);
-//! let root = items.parse_doc(doc)?;
-//! assert_eq!(items.at(root).get("n").map(|n| n.as_u64()), Some(Ok(5)));
+//! assert_eq!(buf[..n], [0x09, 0xC1, b'n', 0x0C, 0x81, 0x05, 0x00]);
 //! # Ok::<(), keks::Error>(())
 //! ```
 //!
-//! Modules, one concept each, from the ground up: [`error`]; the rules of
-//! single values, [`utf8`], [`float`], [`tai64`]; one atom at a time,
-//! [`atom`] (decoding) and [`enc`] (encoding); [`rules`], the format's
-//! rules above the atom (MAP key order, BLOB chunk fit, leading zeros, the
-//! parse options); [`grammar`], the structural grammar (nesting, MAP
-//! pairing and key order, BLOB chunks, depth, one root) as a pushdown
-//! machine over levels the caller keeps; and their users: [`validate`]
-//! (validation without a tree), [`items`] (the tree), [`writer`] (writing
-//! whole documents); with `serde`, [`ser`], [`de`] and [`mod@serde`].
+//! # Validation without a tree
+//!
+//! [`validate::validate`] checks a whole document as the parser would,
+//! with a caller-sized stack of nesting levels and nothing else, and says
+//! how many tree nodes it needs; errors come with their offset.
+//!
+//! ```
+//! use keks::{validate::validate, Error};
+//! let doc = [0x09, 0xC1, b'n', 0x0C, 0x81, 0x05, 0x00]; // {"n": 5}
+//! let mut levels = [0usize; 8];
+//! let mut off = 0;
+//! let nodes = validate(&doc, &mut off, &mut levels, Default::default())?;
+//! assert_eq!((nodes, off), (3, doc.len()));
+//!
+//! let bad = [0x09, 0xC1, b'n', 0x0C, 0x81, 0x05]; // no EOC
+//! let mut off = 0;
+//! let e = validate(&bad, &mut off, &mut levels, Default::default());
+//! assert!(matches!(e, Err(Error::NotEnough(_))));
+//! # Ok::<(), keks::Error>(())
+//! ```
+//!
+//! # The tree
+//!
+//! [`items::Items`] parses a document into a tree in a caller's node pool
+//! (sized by [`items::count_nodes`]), reads it with typed getters, edits
+//! it and encodes it again; [`atom::decode`] reads one atom at a time.
+//!
+//! ```
+//! use keks::items::{count_nodes, Item, Items};
+//! use keks::{atom, Atom};
+//! let doc = [0x09, 0xC1, b'n', 0x0C, 0x81, 0x05, 0x00]; // {"n": 5}
+//! assert_eq!(atom::decode(&doc)?, (Atom::Map, 1));
+//!
+//! let (nodes, _) = count_nodes(&doc, 0)?;
+//! let mut pool = [Item::default(); 8];
+//! assert!(nodes < pool.len());
+//! let mut items = Items::new(&mut pool);
+//! let root = items.parse_doc(&doc)?;
+//! assert_eq!(items.at(root).get("n").map(|n| n.as_u64()), Some(Ok(5)));
+//!
+//! // Set "n" to 6 (map_put replaces the value of an equal key) and encode.
+//! let six = items.add(&Atom::Uint(6))?;
+//! let five = items.map_put(root, "n", six)?;
+//! assert!(five.is_some());
+//! let mut out = [0u8; 16];
+//! let n = items.encode(root, &mut out)?;
+//! assert_eq!(out[..n], [0x09, 0xC1, b'n', 0x0C, 0x81, 0x06, 0x00]);
+//! # Ok::<(), keks::Error>(())
+//! ```
+//!
+//! # `no_std` use
+//!
+//! Without default features (`keks = { version = "0.3",
+//! default-features = false }`) the crate is `#![no_std]` and needs no
+//! allocator: everything above except serde and `Value` works on buffers
+//! and pools the caller owns, on the stack here, as in firmware. (With
+//! `alloc`, `Value` and serde work without `std` too.)
+//!
+//! ```
+//! // Everything here is in `core`: no Vec, no String, no heap.
+//! fn reading(out: &mut [u8], celsius_x10: i64) -> Result<usize, keks::Error> {
+//!     let mut w = keks::Writer::new(out);
+//!     w.map()?;
+//!     w.str("t")?;
+//!     w.sint(celsius_x10)?;
+//!     w.eoc()?;
+//!     w.finish()
+//! }
+//! let mut buf = [0u8; 16];
+//! let n = reading(&mut buf, -15)?;
+//!
+//! let mut pool = [keks::items::Item::default(); 4];
+//! let mut items = keks::items::Items::new(&mut pool);
+//! let root = items.parse_doc(&buf[..n])?;
+//! assert_eq!(items.at(root).get("t").map(|t| t.as_i64()), Some(Ok(-15)));
+//! # Ok::<(), keks::Error>(())
+//! ```
+//!
+//! # Modules
+//!
+//! One concept each, from the ground up: [`error`]; the rules of single
+//! values, [`utf8`], [`float`], [`tai64`]; one atom at a time, [`atom`]
+//! (decoding) and [`enc`] (encoding); [`rules`], the format's rules above
+//! the atom (MAP key order, BLOB chunk fit, leading zeros, the parse
+//! options); [`grammar`], the structural grammar (nesting, MAP pairing and
+//! key order, BLOB chunks, depth, one root) as a pushdown machine over
+//! levels the caller keeps; and their users: [`validate`] (validation
+//! without a tree), [`items`] (the tree), [`writer`] (writing whole
+//! documents); with `alloc`, [`mod@value`], [`text`] (the text form) and
+//! [`bigint`] (decimal digits of integers of any size); with `serde`,
+//! [`ser`], [`de`] and [`mod@serde`].
 //!
 //! Features: `std` (default: `std::error::Error`, `to_writer`,
-//! `from_reader`, run-time SIMD for UTF-8), `alloc` ([`Value`]), `serde`,
-//! `uuid` (`uuid::Uuid` fields as HEXLETs), `size-first` (smallest code).
+//! `from_reader`, run-time SIMD for UTF-8), `alloc` ([`Value`], [`text`]),
+//! `serde`, `uuid` (`uuid::Uuid` fields as HEXLETs), `size-first`
+//! (smallest code). The full API documentation needs every feature:
+//! `cargo doc -p keks --no-deps --all-features` (docs.rs builds it so).
 
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs (`--cfg docsrs`, nightly): each item says which feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 

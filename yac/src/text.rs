@@ -370,7 +370,7 @@ fn value_text(v: &Value) -> String {
 impl fmt::Display for Value {
     /// The tree form of `yac print`: one item per line, two spaces per
     /// level, MAP keys before their values, containers with their sizes
-    /// ([`line`]), each line ending in a newline.
+    /// ([`line()`]), each line ending in a newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&value_text(self))
     }
