@@ -693,7 +693,12 @@ fn write_fuzz_seeds() {
             std::fs::write(dir.join(format!("seed-{i:04}")), s).unwrap();
         }
     };
-    for target in ["atom_decode", "atom_differential", "tree_roundtrip"] {
+    for target in [
+        "atom_decode",
+        "atom_differential",
+        "tree_roundtrip",
+        "serde_from_slice",
+    ] {
         write(target, &seeds);
     }
     // tree_parse: options, pool size and chunking seed, then the document
