@@ -1,7 +1,7 @@
 //! The C API of libyac, the C library of the YAC (KEKS) binary
 //! serialisation format.
 //!
-//! The `yac` crate (yac/) does all decoding, validation and encoding;
+//! The `keks` crate (yac/, imported here as `yac`) does all decoding, validation and encoding;
 //! [`ffi`] is a thin `extern "C"` layer over it, from which cbindgen
 //! generates `include/yac.h`. An rlib: the root package (libyac) wraps it
 //! into libyac.a and libyac.so; the tests and the fuzz targets link it.
