@@ -7,9 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# The whole workspace: the yac crate (yac/), the C library (root), the
+# The whole workspace: the keks crate (yac/), the C library (root), the
 # `yac` tool (cli/) and the test kit (testkit/), with every feature (the
-# yac crate's serde support included); the yac crate also without std.
+# keks crate's serde support included); the keks crate also without std.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 cargo clippy -p keks --no-default-features --features serde -- -D warnings
