@@ -187,11 +187,13 @@ impl<'a> Validator<'a> {
     /// success and at the offending one on error.
     fn run(&mut self, levels: &mut [usize]) -> Result<usize, Error> {
         loop {
-            if self.fast(levels) {
+            // Feature `size-first`: the exact path alone.
+            let fast = !cfg!(feature = "size-first");
+            if fast && self.fast(levels) {
                 return Ok(self.nodes);
             }
             let rest = self.buf.get(self.pos..).unwrap_or(&[]);
-            let (step, used) = match rest.first_chunk::<16>() {
+            let (step, used) = match rest.first_chunk::<16>().filter(|_| fast) {
                 Some(w) => match self.window(w, rest) {
                     Some(s) => s,
                     None => self.exact(rest)?,

@@ -53,8 +53,10 @@ static inline uint64_t YACLoad8_(const unsigned char *p) {
 /* For YACAtomDecodeInline: whether the `n` (0 to 60) bytes at `p` are all in
  * 0x01..0x7F, a word at a time: fewer than 8 bytes are one word masked to
  * its first n bytes (whose flags the bytes after them cannot change), more
- * are words whose last one overlaps the one before. Not API. Pointers: `p`
- * readable for at least 8 and at least `n` bytes. */
+ * are words whose last one overlaps the one before. The last word is tested
+ * alone first: text that is not ASCII goes to YACAtomDecode without the
+ * rest of the test (fewer instructions on every benchmark document). Not
+ * API. Pointers: `p` readable for at least 8 and at least `n` bytes. */
 static inline int YACAsciiText_(const unsigned char *p, uint32_t n) {
   uint64_t flags;
   uint32_t i;
@@ -62,6 +64,9 @@ static inline int YACAsciiText_(const unsigned char *p, uint32_t n) {
     return (YACNonAscii8_(YACLoad8_(p)) & ((UINT64_C(1) << (8 * n)) - 1)) == 0;
   }
   flags = YACNonAscii8_(YACLoad8_(p + n - 8));
+  if (flags != 0) {
+    return 0;
+  }
   for (i = 0; i + 8 < n; i += 8) {
     flags |= YACNonAscii8_(YACLoad8_(p + i));
   }
