@@ -113,7 +113,7 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
-    /// An atom as [`decode`] gives it, and its offset.
+    /// An atom as [`decode`] gives it.
     #[derive(Clone, Debug, PartialEq)]
     struct Seen<'a>(Atom<'a>);
 
@@ -144,7 +144,7 @@ mod tests {
             })
         }
         fn atom(a: &Atom<'a>, _tag: u8) -> Self {
-            Seen(a.clone())
+            Seen(*a)
         }
     }
 
