@@ -44,8 +44,8 @@ pub fn decode_batch<'a, S: Slot<'a>>(
     buf: &'a [u8],
 ) -> (usize, usize, Result<(), Error>) {
     // An offset rather than a shrinking slice: the window's bounds check
-    // is the only one per atom (the slice costs 8 instructions more per
-    // atom in the advance).
+    // is the only one per atom (a shrinking slice adds work to every
+    // advance).
     let mut pos = 0usize;
     let mut stored = 0;
     let r = loop {
