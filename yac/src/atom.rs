@@ -408,6 +408,19 @@ pub(crate) fn decode_window(buf: &[u8]) -> Option<Quick<'_>> {
     }
 }
 
+impl Quick<'_> {
+    capi_internal! {
+    /// The atom's length on the wire.
+    #[inline(always)]
+    pub fn wire_len(&self) -> usize {
+        match *self {
+            Quick::Word(_, _, used) => used,
+            Quick::Bytes(_, payload) => 1 + payload.len(),
+        }
+    }
+    }
+}
+
 capi_internal! {
 /// What [`decode_window_words`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

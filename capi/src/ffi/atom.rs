@@ -75,6 +75,21 @@ impl YACAtom {
         }
     }
 
+    /// A C STR atom of `payload`.
+    #[inline(always)]
+    fn str_atom(payload: &[u8], tag: u8) -> YACAtom {
+        YACAtom {
+            v: YACAtomValue {
+                bytes: YACBytes {
+                    ptr: payload.as_ptr(),
+                    len: payload.len(),
+                },
+            },
+            typ: YACItemType::YACItemStr as u32,
+            tag,
+        }
+    }
+
     /// The C atom of `a`, whose first wire byte is `tag`: one match gives
     /// both the value and the type.
     #[inline(always)]
@@ -216,7 +231,7 @@ unsafe fn decode_window_bytes(got: *mut usize, atom: *mut YACAtom, bytes: &[u8])
             unsafe {
                 *got = 1 + payload.len();
                 let tag = bytes.first().copied().unwrap_or(0);
-                *atom = YACAtom::bytes(ItemType::Str, payload, tag);
+                *atom = YACAtom::str_atom(payload, tag);
             }
             YACErr::YACErrNo
         }
@@ -328,22 +343,31 @@ impl<'a> Slot<'a> for YACAtom {
     }
 
     #[inline(always)]
-    fn bytes(typ: ItemType, payload: &'a [u8], tag: u8) -> YACAtom {
-        YACAtom {
-            v: YACAtomValue {
-                bytes: YACBytes {
-                    ptr: payload.as_ptr(),
-                    len: payload.len(),
-                },
-            },
-            typ: YACItemType::from(typ) as u32,
-            tag,
-        }
+    fn atom(a: &Atom<'a>, tag: u8) -> YACAtom {
+        YACAtom::from_core(a, tag)
     }
 
     #[inline(always)]
-    fn atom(a: &Atom<'a>, tag: u8) -> YACAtom {
-        YACAtom::from_core(a, tag)
+    fn quick(q: Quick<'a>, tag: u8) -> (YACAtom, usize) {
+        let used = q.wire_len();
+        let (v, typ) = match q {
+            Quick::Word(typ, word, _) => (YACAtomValue::word(word), typ),
+            Quick::Bytes(typ, payload) => (
+                YACAtomValue {
+                    bytes: YACBytes {
+                        ptr: payload.as_ptr(),
+                        len: payload.len(),
+                    },
+                },
+                typ,
+            ),
+        };
+        let a = YACAtom {
+            v,
+            typ: YACItemType::from(typ) as u32,
+            tag,
+        };
+        (a, used)
     }
 }
 

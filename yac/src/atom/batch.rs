@@ -16,20 +16,12 @@ pub trait Slot<'a>: Sized {
     /// An atom whose value is one word: `Pint` (the value) or `Nint` (the
     /// value's two's complement bits).
     fn word(typ: ItemType, word: u64, tag: u8) -> Self;
-    /// A BIN or STR with a one-byte header: its payload.
-    fn bytes(typ: ItemType, payload: &'a [u8], tag: u8) -> Self;
     /// Any atom.
     fn atom(a: &Atom<'a>, tag: u8) -> Self;
 
-    /// The slot of a window atom `q` whose first byte is `tag`, and the
-    /// atom's length.
-    #[inline(always)]
-    fn quick(q: Quick<'a>, tag: u8) -> (Self, usize) {
-        match q {
-            Quick::Word(typ, word, used) => (Self::word(typ, word, tag), used),
-            Quick::Bytes(typ, payload) => (Self::bytes(typ, payload, tag), 1 + payload.len()),
-        }
-    }
+    /// A window atom `q` whose first byte is `tag`, and the atom's length
+    /// ([`Quick::wire_len`]).
+    fn quick(q: Quick<'a>, tag: u8) -> (Self, usize);
 }
 
 /// Decodes and fully validates the atoms at the start of `buf`, one after
@@ -80,14 +72,18 @@ pub fn decode_batch<'a, S: Slot<'a>>(
                     Window::Bytes => decode_window_string(rest),
                     _ => None,
                 };
+                let tag = rest.first().copied().unwrap_or(0);
                 match quick {
                     Some(q) => {
-                        let (a, used) = S::quick(q, rest.first().copied().unwrap_or(0));
+                        let (a, used) = S::quick(q, tag);
                         *slot = a;
                         used
                     }
-                    None => match decode_one(slot, rest) {
-                        Ok(used) => used,
+                    None => match decode_one(rest) {
+                        Ok((a, used)) => {
+                            *slot = S::atom(&a, tag);
+                            used
+                        }
                         Err(e) => break Err(e),
                     },
                 }
@@ -99,12 +95,10 @@ pub fn decode_batch<'a, S: Slot<'a>>(
     (stored, pos.min(buf.len()), r)
 }
 
-/// Any atom at the start of `rest` (not empty) into `slot`; its length.
+/// Any atom at the start of `rest`: [`decode`], kept out of the loop.
 #[inline(never)]
-fn decode_one<'a, S: Slot<'a>>(slot: &mut S, rest: &'a [u8]) -> Result<usize, Error> {
-    let (a, used) = decode(rest)?;
-    *slot = S::atom(&a, rest.first().copied().unwrap_or(0));
-    Ok(used)
+fn decode_one(rest: &[u8]) -> Result<(Atom<'_>, usize), Error> {
+    decode(rest)
 }
 
 #[cfg(test)]
@@ -136,12 +130,16 @@ mod tests {
                 other => panic!("{other:?} is not a word atom"),
             })
         }
-        fn bytes(typ: ItemType, payload: &'a [u8], _tag: u8) -> Self {
-            Seen(match typ {
-                ItemType::Bin => Atom::Bin(payload),
-                ItemType::Str => Atom::Str(core::str::from_utf8(payload).expect("text")),
-                other => panic!("{other:?} is not a byte atom"),
-            })
+        fn quick(q: Quick<'a>, tag: u8) -> (Self, usize) {
+            let seen = match q {
+                Quick::Word(typ, word, _) => Self::word(typ, word, tag),
+                Quick::Bytes(ItemType::Bin, payload) => Seen(Atom::Bin(payload)),
+                Quick::Bytes(ItemType::Str, payload) => {
+                    Seen(Atom::Str(core::str::from_utf8(payload).expect("text")))
+                }
+                Quick::Bytes(other, _) => panic!("{other:?} is not a byte atom"),
+            };
+            (seen, q.wire_len())
         }
         fn atom(a: &Atom<'a>, _tag: u8) -> Self {
             Seen(*a)
