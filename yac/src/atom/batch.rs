@@ -79,11 +79,8 @@ pub fn decode_batch<'a, S: Slot<'a>>(
                         *slot = a;
                         used
                     }
-                    None => match decode_one(rest) {
-                        Ok((a, used)) => {
-                            *slot = S::atom(&a, tag);
-                            used
-                        }
+                    None => match decode_one(slot, rest, tag) {
+                        Ok(used) => used,
                         Err(e) => break Err(e),
                     },
                 }
@@ -95,10 +92,13 @@ pub fn decode_batch<'a, S: Slot<'a>>(
     (stored, pos.min(buf.len()), r)
 }
 
-/// Any atom at the start of `rest`: [`decode`], kept out of the loop.
+/// Any atom at the start of `rest` (not empty, first byte `tag`) into
+/// `slot`; its length.
 #[inline(never)]
-fn decode_one(rest: &[u8]) -> Result<(Atom<'_>, usize), Error> {
-    decode(rest)
+fn decode_one<'a, S: Slot<'a>>(slot: &mut S, rest: &'a [u8], tag: u8) -> Result<usize, Error> {
+    let (a, used) = decode(rest)?;
+    *slot = S::atom(&a, tag);
+    Ok(used)
 }
 
 #[cfg(test)]
