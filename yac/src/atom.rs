@@ -786,7 +786,7 @@ mod tests {
     }
 
     /// What `decode` gives for a [`Quick`] atom at the start of `buf`.
-    fn quick_atom<'a>(q: Quick<'a>, buf: &'a [u8]) -> (Atom<'a>, usize) {
+    pub(super) fn quick_atom<'a>(q: Quick<'a>, buf: &'a [u8]) -> (Atom<'a>, usize) {
         match q {
             Quick::Word(t, w, used) => {
                 let a = match t {

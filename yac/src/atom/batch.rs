@@ -104,6 +104,7 @@ fn decode_one<'a, S: Slot<'a>>(slot: &mut S, rest: &'a [u8], tag: u8) -> Result<
 #[cfg(test)]
 mod tests {
     extern crate std;
+    use super::super::tests::quick_atom;
     use super::*;
     use std::vec::Vec;
 
@@ -112,23 +113,11 @@ mod tests {
     struct Seen<'a>(Atom<'a>);
 
     impl<'a> Slot<'a> for Seen<'a> {
-        fn one(typ: ItemType, _tag: u8) -> Self {
-            Seen(match typ {
-                ItemType::Eoc => Atom::Eoc,
-                ItemType::Nil => Atom::Nil,
-                ItemType::False => Atom::Bool(false),
-                ItemType::True => Atom::Bool(true),
-                ItemType::List => Atom::List,
-                ItemType::Map => Atom::Map,
-                other => panic!("{other:?} is not a one-byte atom"),
-            })
+        fn one(typ: ItemType, tag: u8) -> Self {
+            Self::word(typ, 0, tag)
         }
         fn word(typ: ItemType, word: u64, _tag: u8) -> Self {
-            Seen(match typ {
-                ItemType::Pint => Atom::Uint(word),
-                ItemType::Nint => Atom::Nint(word as i64),
-                other => panic!("{other:?} is not a word atom"),
-            })
+            Seen(quick_atom(Quick::Word(typ, word, 0), &[]).0)
         }
         fn quick(q: Quick<'a>, tag: u8) -> (Self, usize) {
             let seen = match q {
