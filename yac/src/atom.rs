@@ -372,7 +372,7 @@ fn small_int(buf: &[u8], negative: bool) -> Option<(Atom<'_>, usize)> {
 }
 
 capi_internal! {
-/// A common atom as [`decode_window`] gives it: in the shape the C API
+/// A common atom as `decode_window` gives it: in the shape the C API
 /// stores it, so that storing it takes no conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Quick<'a> {
@@ -437,7 +437,7 @@ pub enum Window<'a> {
 }
 
 capi_internal! {
-/// The first half of [`decode_window`]: the atoms whose value is one word
+/// The first half of `decode_window`: the atoms whose value is one word
 /// (one-byte atoms and integers), and which path the others take. Its own
 /// function so that a caller can keep the string checks, which need more
 /// registers, out of line.
@@ -493,7 +493,7 @@ static WINDOW_CLASS: [u8; 256] = {
     c
 };
 
-/// [`decode_window`] of a +INT/-INT: its BIN body must be minimal, at
+/// `decode_window` of a +INT/-INT: its BIN body must be minimal, at
 /// most 8 bytes long, and fit `u64`/`i64`.
 #[inline(always)]
 pub(crate) fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>> {
@@ -557,7 +557,7 @@ pub(crate) fn window_int_len(w: &[u8; 16]) -> Option<usize> {
 }
 
 capi_internal! {
-/// [`decode_window`] of an atom with a BIN or STR tag (anything else gives
+/// `decode_window` of an atom with a BIN or STR tag (anything else gives
 /// `None`): a one-byte header and the payload present; a STR at most 15
 /// bytes long (inside the window) and ASCII without NUL.
 #[inline(always)]
