@@ -6,8 +6,8 @@
 #   make cli / make install-cli           # the `yac` command-line tool
 #   make dist                             # release archive (dist/build.sh)
 #
-# The libraries are built by cargo, one crate type at a time (see README,
-# "Building the C library": only then does cargo apply the release LTO).
+# The libraries are built by cargo, one crate type at a time (see
+# docs/install.md, "Building the C library": only then does cargo apply the release LTO).
 
 CARGO        ?= cargo
 PREFIX       ?= /usr/local

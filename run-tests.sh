@@ -3,7 +3,7 @@
 # warning-free API docs, and all tests (Rust unit and conformance tests, the
 # C tests plain and under ASan/UBSan, the header and freestanding-symbol
 # checks, the C example, make install + pkg-config, the yac tool, the
-# README's programs).
+# README's and docs/'s programs).
 set -euo pipefail
 cd "$(dirname "$0")"
 

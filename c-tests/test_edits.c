@@ -1,7 +1,7 @@
-/* Issue 13 from C: every case of the issue as a regression test (a `prev`
- * from another container, edits between incremental parse calls, Abort
- * after them, a new parse taken for the rest of an old one, NaN reads, the
- * limit of YACItemsAdd), YACItemsCheck after every step and on corrupted
+/* Tree edits from C, each case a regression test (a `prev` from another
+ * container, edits between incremental parse calls, Abort after them, a
+ * new parse taken for the rest of an old one, NaN reads, the limit of
+ * YACItemsAdd), YACItemsCheck after every step and on corrupted
  * pools, and cursors (O(1) insert, remove, replace, append, staleness). */
 
 #include <stdbool.h>

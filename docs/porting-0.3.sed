@@ -3,8 +3,8 @@
 #   sed -i -f docs/porting-0.3.sed file.c ...
 # Every pattern is anchored on word boundaries, so names that merely start
 # with an old name are left alone. The behaviour changes that renaming
-# cannot carry (YACUnsafeNodeSint, key pointer types) are in README.md,
-# "Porting notes".
+# cannot carry (YACUnsafeNodeSint, key pointer types) are in
+# docs/porting.md, "Porting notes".
 
 # Signed integers are "Sint" everywhere (as in YACWriterSint).
 s/\bYACItemsAddInt\b/YACItemsAddSint/g

@@ -996,134 +996,6 @@ YACErr YACItemsNodesNeeded(size_t *nodes,
                            size_t len,
                            uint32_t maxDepth);
 
-// The type of node `idx` (`YACItemInvalid` for a bad index).
-//
-// # Safety
-// `items` as set up by `YACItemsInit` (or NULL).
-YACItemType YACItemsType(const struct YACItems *items, uint32_t idx);
-
-// First child of container `idx`, or `YACItemNone` (empty, not a
-// container, bad index).
-//
-// # Safety
-// `items` as set up by `YACItemsInit` (or NULL).
-uint32_t YACItemsFirst(const struct YACItems *items, uint32_t idx);
-
-// Next sibling of `idx`, or `YACItemNone`.
-//
-// # Safety
-// `items` as set up by `YACItemsInit` (or NULL).
-uint32_t YACItemsNext(const struct YACItems *items, uint32_t idx);
-
-// The `n`-th child (from 0) of container `idx`, or `YACItemNone`. O(n).
-//
-// # Safety
-// `items` as set up by `YACItemsInit` (or NULL).
-uint32_t YACItemsNth(const struct YACItems *items, uint32_t idx, size_t n);
-
-// The value under the NUL-terminated `key` in MAP `map`, or `YACItemNone`.
-//
-// # Safety
-// `items` as set up by `YACItemsInit` (or NULL); `key` NULL or a
-// NUL-terminated string.
-uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *key);
-
-// The value under `key` (`keyLen` bytes) in MAP `map`, or `YACItemNone`.
-//
-// # Safety
-// `items` as set up by `YACItemsInit` (or NULL); `key` readable for
-// `keyLen` bytes.
-uint32_t YACItemsMapGetN(const struct YACItems *items,
-                         uint32_t map,
-                         const char *key,
-                         size_t keyLen);
-
-// Sets `*count` to the number of children of container `idx` (keys and
-// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children; a
-// container with more (the count does not fit the node) is counted by
-// walking its children, O(n).
-//
-// # Safety
-// `count` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsChildCount(size_t *count, const struct YACItems *items, uint32_t idx);
-
-// Typed getter: `*v` = value of the `YACItemPint` node `idx`; other
-// types give `YACErrInvalid`.
-//
-// # Safety
-// `v` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetUint(uint64_t *v, const struct YACItems *items, uint32_t idx);
-
-// Typed getter: `*v` = value of a `YACItemPint` (up to INT64_MAX, else
-// `YACErrLenTooBig`) or `YACItemNint` node.
-//
-// # Safety
-// `v` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetSint(int64_t *v, const struct YACItems *items, uint32_t idx);
-
-// Typed getter: `*v` = value of a `YACItemFalse`/`YACItemTrue` node.
-//
-// # Safety
-// `v` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
-
-// Typed getter: `*v` = a FLOAT16/32/64 node widened to double exactly,
-// NaNs included: a NaN keeps its sign, its payload (shifted to the top of
-// the double's fraction) and its signalling or quiet bit, so that
-// `YACAtomFloatEncode` gives the same bytes back (FLOAT128/256:
-// `YACErrInvalid`; `YACItemsGetBytes` gives any FLOAT's raw bytes).
-//
-// libyac computes the double on integers and stores its 8 bytes, so
-// `*v` holds the exact bits on every target. What the caller's code then
-// does with it is up to the compiler: on i686 with x87 floating point
-// (`-m32` without `-mfpmath=sse`, and every x86 target without SSE2),
-// loading a double into an x87 register (arithmetic, passing or returning
-// it by value, sometimes a plain copy) quiets a signalling NaN. There,
-// read the bits with `memcpy` from `*v`, or the raw bytes with
-// `YACItemsGetBytes`. x86_64, i686 with SSE2 math, ARM and the other
-// targets keep them.
-//
-// # Safety
-// `v` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetFloat(double *v, const struct YACItems *items, uint32_t idx);
-
-// Typed getter: the text of a `YACItemStr` node, validated UTF-8 (NOT
-// NUL-terminated: use `*len`). Points into the parsed buffer.
-//
-// # Safety
-// `s`, `len` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetStr(const char **s, size_t *len, const struct YACItems *items, uint32_t idx);
-
-// Typed getter: the bytes of a `YACItemBin` node.
-//
-// # Safety
-// `p`, `len` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetBin(const unsigned char **p,
-                      size_t *len,
-                      const struct YACItems *items,
-                      uint32_t idx);
-
-// The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
-// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
-// (magnitude).
-//
-// # Safety
-// `p`, `len` writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetBytes(const unsigned char **p,
-                        size_t *len,
-                        const struct YACItems *items,
-                        uint32_t idx);
-
-// A BLOB's chunk length minus one (`*chunkLenMinus1`) and total payload
-// length (`*total`, the sum of its chunks: O(chunks)).
-//
-// # Safety
-// Both out-pointers writable; `items` as set up by `YACItemsInit`.
-YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
-                       uint64_t *total,
-                       const struct YACItems *items,
-                       uint32_t idx);
-
 // Makes a new, unlinked node from `atom` (`typ` and the matching `v`
 // member; `tag` is ignored) and sets `*idx` to it. LIST/MAP give empty
 // containers; BLOB (`v.uint` = chunk length minus one) an empty BLOB to
@@ -1295,6 +1167,134 @@ YACErr YACItemsWalkNext(YACWalkEvent *event,
                         uint32_t *depth,
                         struct YACWalk *walk,
                         const struct YACItems *items);
+
+// The type of node `idx` (`YACItemInvalid` for a bad index).
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+YACItemType YACItemsType(const struct YACItems *items, uint32_t idx);
+
+// First child of container `idx`, or `YACItemNone` (empty, not a
+// container, bad index).
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+uint32_t YACItemsFirst(const struct YACItems *items, uint32_t idx);
+
+// Next sibling of `idx`, or `YACItemNone`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+uint32_t YACItemsNext(const struct YACItems *items, uint32_t idx);
+
+// The `n`-th child (from 0) of container `idx`, or `YACItemNone`. O(n).
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL).
+uint32_t YACItemsNth(const struct YACItems *items, uint32_t idx, size_t n);
+
+// The value under the NUL-terminated `key` in MAP `map`, or `YACItemNone`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL); `key` NULL or a
+// NUL-terminated string.
+uint32_t YACItemsMapGet(const struct YACItems *items, uint32_t map, const char *key);
+
+// The value under `key` (`keyLen` bytes) in MAP `map`, or `YACItemNone`.
+//
+// # Safety
+// `items` as set up by `YACItemsInit` (or NULL); `key` readable for
+// `keyLen` bytes.
+uint32_t YACItemsMapGetN(const struct YACItems *items,
+                         uint32_t map,
+                         const char *key,
+                         size_t keyLen);
+
+// Sets `*count` to the number of children of container `idx` (keys and
+// values of a MAP, chunks of a BLOB). O(1) below 2^27 - 1 children; a
+// container with more (the count does not fit the node) is counted by
+// walking its children, O(n).
+//
+// # Safety
+// `count` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsChildCount(size_t *count, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = value of the `YACItemPint` node `idx`; other
+// types give `YACErrInvalid`.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetUint(uint64_t *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = value of a `YACItemPint` (up to INT64_MAX, else
+// `YACErrLenTooBig`) or `YACItemNint` node.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetSint(int64_t *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = value of a `YACItemFalse`/`YACItemTrue` node.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetBool(bool *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: `*v` = a FLOAT16/32/64 node widened to double exactly,
+// NaNs included: a NaN keeps its sign, its payload (shifted to the top of
+// the double's fraction) and its signalling or quiet bit, so that
+// `YACAtomFloatEncode` gives the same bytes back (FLOAT128/256:
+// `YACErrInvalid`; `YACItemsGetBytes` gives any FLOAT's raw bytes).
+//
+// libyac computes the double on integers and stores its 8 bytes, so
+// `*v` holds the exact bits on every target. What the caller's code then
+// does with it is up to the compiler: on i686 with x87 floating point
+// (`-m32` without `-mfpmath=sse`, and every x86 target without SSE2),
+// loading a double into an x87 register (arithmetic, passing or returning
+// it by value, sometimes a plain copy) quiets a signalling NaN. There,
+// read the bits with `memcpy` from `*v`, or the raw bytes with
+// `YACItemsGetBytes`. x86_64, i686 with SSE2 math, ARM and the other
+// targets keep them.
+//
+// # Safety
+// `v` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetFloat(double *v, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: the text of a `YACItemStr` node, validated UTF-8 (NOT
+// NUL-terminated: use `*len`). Points into the parsed buffer.
+//
+// # Safety
+// `s`, `len` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetStr(const char **s, size_t *len, const struct YACItems *items, uint32_t idx);
+
+// Typed getter: the bytes of a `YACItemBin` node.
+//
+// # Safety
+// `p`, `len` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetBin(const unsigned char **p,
+                      size_t *len,
+                      const struct YACItems *items,
+                      uint32_t idx);
+
+// The payload of any bytes node: HEXLET (16), FLOAT (2..32), TAI64 (8,
+// 12, 16), MAGIC (12), BIN, STR (unvalidated), `YACItemPbig`/`YACItemNbig`
+// (magnitude).
+//
+// # Safety
+// `p`, `len` writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetBytes(const unsigned char **p,
+                        size_t *len,
+                        const struct YACItems *items,
+                        uint32_t idx);
+
+// A BLOB's chunk length minus one (`*chunkLenMinus1`) and total payload
+// length (`*total`, the sum of its chunks: O(chunks)).
+//
+// # Safety
+// Both out-pointers writable; `items` as set up by `YACItemsInit`.
+YACErr YACItemsGetBlob(uint64_t *chunkLenMinus1,
+                       uint64_t *total,
+                       const struct YACItems *items,
+                       uint32_t idx);
 
 // Whether a parse of `items` is unfinished: a `YACItemsParse` returned
 // `YACErrNotEnough` (or `YACErrNoMem` on the way to growing) and was

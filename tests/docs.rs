@@ -1,6 +1,7 @@
 //! Documentation checks: every declaration of the public header carries a
-//! doc comment (the Rust doc comments cbindgen copies), and the README
-//! shows the commands that exist.
+//! doc comment (the Rust doc comments cbindgen copies), the README and the
+//! guides under docs/ show the commands that exist, and their C programs
+//! run.
 
 mod common;
 
@@ -76,26 +77,41 @@ fn every_header_declaration_is_documented() {
 }
 
 #[test]
-fn readme_covers_the_tools_and_the_api() {
-    let readme = read("README.md");
-    for needle in [
-        "make install PREFIX=",
-        "pkg-config --cflags --libs yac",
-        "pkg-config --static",
-        "yac print",
-        "yac atoms",
-        "yac check",
-        "yac to-json",
-        "yac from-json",
-        "YACVersion",
-        "YACItemsNodesNeeded",
-        "YACItemsInsertAfter",
-        "cyac",
+fn docs_cover_the_tools_and_the_api() {
+    for (file, needles) in [
+        (
+            "docs/install.md",
+            &[
+                "make install PREFIX=",
+                "pkg-config --cflags --libs yac",
+                "pkg-config --static",
+                "YACVersion",
+            ][..],
+        ),
+        (
+            "docs/cli.md",
+            &[
+                "yac print",
+                "yac atoms",
+                "yac check",
+                "yac to-json",
+                "yac from-json",
+            ],
+        ),
+        (
+            "docs/c-guide.md",
+            &["YACItemsNodesNeeded", "YACItemsInsertAfter"],
+        ),
+        ("docs/porting.md", &["cyac"]),
     ] {
-        assert!(readme.contains(needle), "README lacks {needle:?}");
+        let text = read(file);
+        for needle in needles {
+            assert!(text.contains(needle), "{file} lacks {needle:?}");
+        }
     }
     // Every special JSON form the tool reads is documented.
     let convert = read("cli/src/convert.rs");
+    let cli = read("docs/cli.md");
     for form in [
         "$bin", "$hexlet", "$tai64", "$float", "$magic", "$blob", "$map",
     ] {
@@ -104,8 +120,8 @@ fn readme_covers_the_tools_and_the_api() {
             "{form} in convert.rs"
         );
         assert!(
-            readme.contains(&format!("\"{form}\"")),
-            "README lacks {form}"
+            cli.contains(&format!("\"{form}\"")),
+            "docs/cli.md lacks {form}"
         );
     }
 }
@@ -128,48 +144,55 @@ fn fenced_blocks(text: &str) -> Vec<(&str, &str)> {
     out
 }
 
-/// Every complete C program of the README (a ```c block with `main`)
-/// compiles with the strict flags against the release `libyac.a`, runs
-/// successfully, and prints what the ```text block right after it shows.
+/// Every complete C program of the README and the guides (a ```c block
+/// with `main`) compiles with the strict flags against the release
+/// `libyac.a`, runs successfully, and prints what the ```text block right
+/// after it shows.
 #[test]
-fn readme_c_programs_run() {
-    let readme = read("README.md");
-    let blocks = fenced_blocks(&readme);
-    let programs: Vec<usize> = (0..blocks.len())
-        .filter(|&i| blocks[i].0 == "c" && blocks[i].1.contains("int main(void)"))
-        .collect();
-    assert!(programs.len() >= 2, "the quick-start and the tree example");
-    // tests/example.rs runs the first ```c block as the quick-start.
-    let first_c = blocks.iter().position(|b| b.0 == "c");
-    assert_eq!(
-        first_c,
-        programs.first().copied(),
-        "the first C block is a program"
-    );
+fn doc_c_programs_run() {
     let dir = native::c_out_dir();
     let lib = native::build_release_lib(&native::target_dir(), &[]);
-    for (n, &i) in programs.iter().enumerate() {
-        let src = dir.join(format!("readme_program_{n}.c"));
-        std::fs::write(&src, blocks[i].1).unwrap();
-        let exe = native::build_c_program(
-            &src,
-            &[],
-            &lib,
-            &[],
-            &dir.join(format!("readme_program_{n}")),
-        );
-        let out = native::run(&mut std::process::Command::new(&exe));
-        // The output block must follow the program directly.
-        let body_end = readme.find(blocks[i].1).unwrap() + blocks[i].1.len() + 3;
-        let next_text = readme[body_end..].trim_start().starts_with("```text");
-        if next_text {
+    let mut total = 0;
+    for file in ["README.md", "docs/c-guide.md", "docs/porting.md"] {
+        let text = read(file);
+        let blocks = fenced_blocks(&text);
+        let programs: Vec<usize> = (0..blocks.len())
+            .filter(|&i| blocks[i].0 == "c" && blocks[i].1.contains("int main(void)"))
+            .collect();
+        assert!(!programs.is_empty(), "{file} has a C program");
+        if file == "README.md" {
+            // tests/example.rs runs the first ```c block as the quick-start.
+            let first_c = blocks.iter().position(|b| b.0 == "c");
             assert_eq!(
-                String::from_utf8_lossy(&out.stdout),
-                blocks[i + 1].1,
-                "program {n}"
+                first_c,
+                programs.first().copied(),
+                "the first C block is a program"
             );
         }
+        let stem = file.trim_end_matches(".md").replace('/', "_");
+        for (n, &i) in programs.iter().enumerate() {
+            let name = format!("{stem}_program_{n}");
+            let src = dir.join(format!("{name}.c"));
+            std::fs::write(&src, blocks[i].1).unwrap();
+            let exe = native::build_c_program(&src, &[], &lib, &[], &dir.join(&name));
+            let out = native::run(&mut std::process::Command::new(&exe));
+            // The output block must follow the program directly.
+            let body_end = text.find(blocks[i].1).unwrap() + blocks[i].1.len() + 3;
+            let next_text = text[body_end..].trim_start().starts_with("```text");
+            if next_text {
+                assert_eq!(
+                    String::from_utf8_lossy(&out.stdout),
+                    blocks[i + 1].1,
+                    "{name}"
+                );
+            }
+            total += 1;
+        }
     }
+    assert!(
+        total >= 5,
+        "the quick-start, the guide's and cyac's programs"
+    );
 }
 
 /// The `keks` crate as crates.io would get it (`cargo package --list`,

@@ -506,7 +506,7 @@ static uint64_t op_yac_atoms(struct ctx *c) {
     return acc;
 }
 
-/* Issue 11's operations (benches/c/read_ops.h). */
+/* The read-side operations (benches/c/read_ops.h). */
 static uint64_t op_yac_read(struct ctx *c) {
     uint64_t acc = yac_parse(c, 0);
     return acc + yac_read_all(&c->items, c->root);

@@ -1,5 +1,5 @@
-/* The read-side operations of benches/c/bench.c and benches/c/count.c
- * (issue 11): parsing and then reading every node, validating without a
+/* The read-side operations of benches/c/bench.c and benches/c/count.c:
+ * parsing and then reading every node, validating without a
  * tree, and walking the atoms, for libyac and its peers (mpack's node
  * API, built from ../shared/peers/mpack for the benchmarks only; msgpuck).
  *

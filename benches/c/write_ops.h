@@ -1,5 +1,5 @@
-/* The write-side operations of benches/c/bench.c and benches/c/count.c
- * (issue 12): the same content written by libyac's streaming writer
+/* The write-side operations of benches/c/bench.c and benches/c/count.c:
+ * the same content written by libyac's streaming writer
  * (struct YACWriter), by msgpack-c's packer (msgpack_pack_* calls) and by
  * mpack's writer (built from ../shared/peers/mpack, benchmarks only).
  *

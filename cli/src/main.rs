@@ -13,7 +13,7 @@
 //! its byte offset), 2 usage or I/O error. With several files each is
 //! processed in turn; a failing one is reported (prefixed with its name)
 //! and the others still run; the status is the worst. The JSON mapping is
-//! described in the README ("The yac command-line tool").
+//! described in docs/cli.md.
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
@@ -61,7 +61,7 @@ Silent on success; -v prints a summary line per file.",
         "to-json",
         "yac to-json [-o OUT] FILE...",
         "Converts each top-level item to one line of JSON (the mapping is in
-the README: special forms such as {\"$bin\":\"hex\"} for what JSON lacks).",
+docs/cli.md: special forms such as {\"$bin\":\"hex\"} for what JSON lacks).",
     ),
     (
         "from-json",

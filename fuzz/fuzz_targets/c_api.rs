@@ -600,7 +600,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             assert!((*it).len <= (*it).cap, "len beyond cap");
-            // Every call leaves the tree consistent (issue 13).
+            // Every call leaves the tree consistent.
             let mut node = 0u32;
             let mut why = null();
             if YACItemsCheck(&mut node, &mut why, it) != YACErr::YACErrNo {

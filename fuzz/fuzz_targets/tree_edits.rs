@@ -1,4 +1,4 @@
-//! Random call sequences on a tree, checked against a model (issue 13):
+//! Random call sequences on a tree, checked against a model:
 //! from the input, a region of documents, a pool size, then up to 128
 //! calls — add, insert_after, prepend, remove, replace, map_set,
 //! map_remove, set_value, cursors (first, end, after, next, insert,

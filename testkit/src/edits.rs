@@ -1,4 +1,4 @@
-//! Random edit programs checked against a model (issue 13): every call of
+//! Random edit programs checked against a model: every call of
 //! the tree's API either succeeds and leaves every tree consistent, or
 //! fails and changes nothing.
 //!

@@ -13,6 +13,11 @@
 use crate::error::Error;
 use crate::{float, tai64, utf8};
 
+mod batch;
+capi_internal! {
+pub use batch::{decode_batch, Slot};
+}
+
 /// Tag bytes of the format; names as in FORMAT.md's tag table.
 #[allow(missing_docs)]
 pub mod tag {
@@ -366,10 +371,10 @@ fn small_int(buf: &[u8], negative: bool) -> Option<(Atom<'_>, usize)> {
     Some((atom, 2 + n))
 }
 
-/// A common atom as [`decode_window`] gives it: in the shape the C API
+capi_internal! {
+/// A common atom as `decode_window` gives it: in the shape the C API
 /// stores it, so that storing it takes no conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 pub enum Quick<'a> {
     /// An atom whose value is one word, and its length in bytes: EOC, NIL,
     /// FALSE, TRUE, LIST and MAP (word 0), `Pint` (the value) and `Nint`
@@ -378,6 +383,7 @@ pub enum Quick<'a> {
     /// A BIN or STR with a one-byte header (so the atom is one byte longer
     /// than the payload): its type and payload.
     Bytes(ItemType, &'a [u8]),
+}
 }
 
 /// The common atoms of an input of at least 16 bytes, read from that
@@ -402,9 +408,22 @@ pub(crate) fn decode_window(buf: &[u8]) -> Option<Quick<'_>> {
     }
 }
 
+impl Quick<'_> {
+    capi_internal! {
+    /// The atom's length on the wire.
+    #[inline(always)]
+    pub fn wire_len(&self) -> usize {
+        match *self {
+            Quick::Word(_, _, used) => used,
+            Quick::Bytes(_, payload) => 1 + payload.len(),
+        }
+    }
+    }
+}
+
+capi_internal! {
 /// What [`decode_window_words`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 pub enum Window<'a> {
     /// A one-byte atom: its type and tag.
     One(ItemType, u8),
@@ -415,12 +434,13 @@ pub enum Window<'a> {
     /// Anything else: ask [`decode`].
     Other,
 }
+}
 
-/// The first half of [`decode_window`]: the atoms whose value is one word
+capi_internal! {
+/// The first half of `decode_window`: the atoms whose value is one word
 /// (one-byte atoms and integers), and which path the others take. Its own
 /// function so that a caller can keep the string checks, which need more
 /// registers, out of line.
-#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 #[inline(always)]
 pub fn decode_window_words(buf: &[u8]) -> Window<'_> {
     let Some(w) = buf.first_chunk::<16>() else {
@@ -440,6 +460,7 @@ pub fn decode_window_words(buf: &[u8]) -> Window<'_> {
         return Window::Bytes;
     }
     Window::Other
+}
 }
 
 /// [`WINDOW_CLASS`] of +INT. The classes are ordered: one-byte types,
@@ -472,7 +493,7 @@ static WINDOW_CLASS: [u8; 256] = {
     c
 };
 
-/// [`decode_window`] of a +INT/-INT: its BIN body must be minimal, at
+/// `decode_window` of a +INT/-INT: its BIN body must be minimal, at
 /// most 8 bytes long, and fit `u64`/`i64`.
 #[inline(always)]
 pub(crate) fn window_int(w: &[u8; 16], negative: bool) -> Option<Quick<'static>> {
@@ -535,10 +556,10 @@ pub(crate) fn window_int_len(w: &[u8; 16]) -> Option<usize> {
     }
 }
 
-/// [`decode_window`] of an atom with a BIN or STR tag (anything else gives
+capi_internal! {
+/// `decode_window` of an atom with a BIN or STR tag (anything else gives
 /// `None`): a one-byte header and the payload present; a STR at most 15
 /// bytes long (inside the window) and ASCII without NUL.
-#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 #[inline(always)]
 pub fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
     let w = buf.first_chunk::<16>()?;
@@ -557,12 +578,13 @@ pub fn decode_window_string(buf: &[u8]) -> Option<Quick<'_>> {
     }
     None
 }
+}
 
+capi_internal! {
 /// A STR with a one-byte header (at most 60 bytes), complete and valid
 /// (any UTF-8 without NUL), exactly as [`decode`] gives it; `None` for
 /// anything else. For the STRs [`decode_window_string`] leaves: longer
 /// than the window, or not ASCII.
-#[doc(hidden)] // For the C library (capi/src/ffi/atom.rs); not Rust API.
 #[inline(always)]
 pub fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
     let n = usize::from(buf.first()?.wrapping_sub(tag::STR));
@@ -577,6 +599,7 @@ pub fn decode_short_str(buf: &[u8]) -> Option<Quick<'_>> {
         utf8::check_str(payload).ok()?;
     }
     Some(Quick::Bytes(ItemType::Str, payload))
+}
 }
 
 /// The offset in `atoms` of the first atom that [`decode`] refuses, when
@@ -763,7 +786,7 @@ mod tests {
     }
 
     /// What `decode` gives for a [`Quick`] atom at the start of `buf`.
-    fn quick_atom<'a>(q: Quick<'a>, buf: &'a [u8]) -> (Atom<'a>, usize) {
+    pub(super) fn quick_atom<'a>(q: Quick<'a>, buf: &'a [u8]) -> (Atom<'a>, usize) {
         match q {
             Quick::Word(t, w, used) => {
                 let a = match t {

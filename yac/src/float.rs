@@ -289,7 +289,7 @@ mod tests {
     fn binary32_reads_exactly_and_round_trips() {
         let mut x: u32 = 1;
         let special = [
-            0x7F80_0001u32, // signalling NaN, payload 1 (issue 13)
+            0x7F80_0001u32, // signalling NaN, payload 1
             0xFF80_0001,
             0x7FC0_0001,
             0x7FBF_FFFF,

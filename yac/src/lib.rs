@@ -224,6 +224,22 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+/// Declares an item that only the C library (the `yac-capi` crate) needs:
+/// public with the `capi-internals` feature, crate-private without it. The
+/// feature is unstable and not for users: what it opens changes with the C
+/// layer, without notice or semver.
+macro_rules! capi_internal {
+    ($(#[$meta:meta])* pub $($item:tt)*) => {
+        #[cfg(feature = "capi-internals")]
+        $(#[$meta])*
+        pub $($item)*
+        #[cfg(not(feature = "capi-internals"))]
+        #[allow(dead_code, unused_imports)]
+        $(#[$meta])*
+        pub(crate) $($item)*
+    };
+}
+
 pub mod atom;
 pub mod enc;
 pub mod error;

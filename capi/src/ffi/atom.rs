@@ -4,7 +4,7 @@ use core::ffi::c_uchar;
 use core::mem::size_of;
 
 use super::{input, out, run, YACErr, YACItemType};
-use yac::atom::{self, Atom, ItemType, Quick, Window};
+use yac::atom::{self, Atom, ItemType, Quick, Slot, Window};
 use yac::error::Error;
 
 /// Pointer and length of bytes inside the decoded input.
@@ -65,6 +65,31 @@ pub struct YACAtom {
 }
 
 impl YACAtom {
+    /// A C atom whose value is one word (0 for atoms without a value).
+    #[inline(always)]
+    fn word_atom(typ: ItemType, word: u64, tag: u8) -> YACAtom {
+        YACAtom {
+            v: YACAtomValue::word(word),
+            typ: YACItemType::from(typ) as u32,
+            tag,
+        }
+    }
+
+    /// A C STR atom of `payload`.
+    #[inline(always)]
+    fn str_atom(payload: &[u8], tag: u8) -> YACAtom {
+        YACAtom {
+            v: YACAtomValue {
+                bytes: YACBytes {
+                    ptr: payload.as_ptr(),
+                    len: payload.len(),
+                },
+            },
+            typ: YACItemType::YACItemStr as u32,
+            tag,
+        }
+    }
+
     /// The C atom of `a`, whose first wire byte is `tag`: one match gives
     /// both the value and the type.
     #[inline(always)]
@@ -159,11 +184,7 @@ pub unsafe extern "C" fn YACAtomDecode(
                 // constants, instead of merging them into one block.)
                 unsafe {
                     *got = 1;
-                    *atom = YACAtom {
-                        v: YACAtomValue::word(0),
-                        typ: YACItemType::from(typ) as u32,
-                        tag,
-                    };
+                    *atom = YACAtom::word_atom(typ, 0, tag);
                 }
                 return YACErr::YACErrNo;
             }
@@ -172,12 +193,8 @@ pub unsafe extern "C" fn YACAtomDecode(
                 // constant.)
                 unsafe {
                     *got = used;
-                    *atom = YACAtom {
-                        v: YACAtomValue::word(value),
-                        typ: YACItemType::YACItemPint as u32,
-                        // The only tag of a `Pint` atom.
-                        tag: atom::tag::PINT,
-                    };
+                    // The only tag of a `Pint` atom.
+                    *atom = YACAtom::word_atom(ItemType::Pint, value, atom::tag::PINT);
                 }
                 return YACErr::YACErrNo;
             }
@@ -213,16 +230,8 @@ unsafe fn decode_window_bytes(got: *mut usize, atom: *mut YACAtom, bytes: &[u8])
             // type a constant.)
             unsafe {
                 *got = 1 + payload.len();
-                *atom = YACAtom {
-                    v: YACAtomValue {
-                        bytes: YACBytes {
-                            ptr: payload.as_ptr(),
-                            len: payload.len(),
-                        },
-                    },
-                    typ: YACItemType::YACItemStr as u32,
-                    tag: bytes.first().copied().unwrap_or(0),
-                };
+                let tag = bytes.first().copied().unwrap_or(0);
+                *atom = YACAtom::str_atom(payload, tag);
             }
             YACErr::YACErrNo
         }
@@ -263,7 +272,7 @@ unsafe fn decode_other_str(got: *mut usize, atom: *mut YACAtom, bytes: &[u8]) ->
 /// during the call.
 #[inline(always)]
 unsafe fn store(got: *mut usize, atom: *mut YACAtom, bytes: &[u8], q: Quick<'_>) {
-    let (a, used) = c_atom(q, bytes.first().copied().unwrap_or(0));
+    let (a, used) = YACAtom::quick(q, bytes.first().copied().unwrap_or(0));
     // SAFETY: the caller's promise: writable objects of their types, not
     // aliased during the call.
     unsafe {
@@ -315,113 +324,51 @@ pub unsafe extern "C" fn YACAtomsDecode(
             // promises `cap` writable atoms, not aliased during the call.
             unsafe { core::slice::from_raw_parts_mut(atoms, cap) }
         };
-        let (count, used, r) = decode_many(atoms, buf);
+        let (count, used, r) = atom::decode_batch(atoms, buf);
         (*n, *got) = (count, used);
         r.map_err(YACErr::from)
     })
 }
 
-/// [`YACAtomsDecode`]'s loop: how many atoms were stored, the bytes they
-/// took, and the error of the next atom if it stopped at one. The common
-/// atoms come from the 16-byte window (exactly what `decode` gives), each
-/// kind stored straight into its slot as in `YACAtomDecode`; the rest go
-/// through [`decode_one`].
-#[inline]
-fn decode_many(atoms: &mut [YACAtom], buf: &[u8]) -> (usize, usize, Result<(), Error>) {
-    // An offset rather than a shrinking slice: the window's bounds check
-    // is the only one per atom (measured: the slice cost 8 instructions
-    // more per atom in the advance).
-    let mut pos = 0usize;
-    let mut stored = 0;
-    let r = loop {
-        let Some(slot) = atoms.get_mut(stored) else {
-            break Ok(());
-        };
-        let window = match buf.get(pos..pos + 16) {
-            Some(w) => atom::decode_window_words(w),
-            None => Window::Other,
-        };
-        let used = match window {
-            Window::One(typ, tag) => {
-                *slot = YACAtom {
-                    v: YACAtomValue::word(0),
-                    typ: YACItemType::from(typ) as u32,
-                    tag,
-                };
-                1
-            }
-            Window::Done(Quick::Word(typ, word, used)) => {
-                // Only the integers come as words from the window.
-                let tag = if typ == ItemType::Pint {
-                    atom::tag::PINT
-                } else {
-                    atom::tag::NINT
-                };
-                *slot = YACAtom {
-                    v: YACAtomValue::word(word),
-                    typ: YACItemType::from(typ) as u32,
-                    tag,
-                };
-                used
-            }
-            window => {
-                let rest = buf.get(pos..).unwrap_or_default();
-                if rest.is_empty() {
-                    break Ok(());
-                }
-                let quick = match window {
-                    Window::Bytes => atom::decode_window_string(rest),
-                    _ => None,
-                };
-                match quick {
-                    Some(q) => {
-                        let (a, used) = c_atom(q, rest.first().copied().unwrap_or(0));
-                        *slot = a;
-                        used
-                    }
-                    None => match decode_one(slot, rest) {
-                        Ok(used) => used,
-                        Err(e) => break Err(e),
+/// The C atom as the core's batch decoder stores it: type mapping only.
+impl<'a> Slot<'a> for YACAtom {
+    #[inline(always)]
+    fn one(typ: ItemType, tag: u8) -> YACAtom {
+        YACAtom::word_atom(typ, 0, tag)
+    }
+
+    #[inline(always)]
+    fn word(typ: ItemType, word: u64, tag: u8) -> YACAtom {
+        YACAtom::word_atom(typ, word, tag)
+    }
+
+    #[inline(always)]
+    fn atom(a: &Atom<'a>, tag: u8) -> YACAtom {
+        YACAtom::from_core(a, tag)
+    }
+
+    #[inline(always)]
+    fn quick(q: Quick<'a>, tag: u8) -> (YACAtom, usize) {
+        let used = q.wire_len();
+        let (v, typ) = match q {
+            Quick::Word(typ, word, _) => (YACAtomValue::word(word), typ),
+            Quick::Bytes(typ, payload) => (
+                YACAtomValue {
+                    bytes: YACBytes {
+                        ptr: payload.as_ptr(),
+                        len: payload.len(),
                     },
-                }
-            }
-        };
-        pos += used;
-        stored += 1;
-    };
-    (stored, pos.min(buf.len()), r)
-}
-
-/// Any atom at the start of `rest` (not empty) into `slot`; its length.
-#[inline(never)]
-fn decode_one(slot: &mut YACAtom, rest: &[u8]) -> Result<usize, Error> {
-    let (a, used) = atom::decode(rest)?;
-    *slot = YACAtom::from_core(&a, rest.first().copied().unwrap_or(0));
-    Ok(used)
-}
-
-/// The C atom of a window atom `q` whose tag is `tag`, and its length.
-#[inline(always)]
-fn c_atom(q: Quick<'_>, tag: u8) -> (YACAtom, usize) {
-    let (v, typ, used) = match q {
-        Quick::Word(typ, word, used) => (YACAtomValue::word(word), typ, used),
-        Quick::Bytes(typ, payload) => (
-            YACAtomValue {
-                bytes: YACBytes {
-                    ptr: payload.as_ptr(),
-                    len: payload.len(),
                 },
-            },
-            typ,
-            1 + payload.len(),
-        ),
-    };
-    let a = YACAtom {
-        v,
-        typ: YACItemType::from(typ) as u32,
-        tag,
-    };
-    (a, used)
+                typ,
+            ),
+        };
+        let a = YACAtom {
+            v,
+            typ: YACItemType::from(typ) as u32,
+            tag,
+        };
+        (a, used)
+    }
 }
 
 /// [`YACAtomDecode`] for everything: argument checks, every atom, errors.

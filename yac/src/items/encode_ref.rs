@@ -1,5 +1,5 @@
-//! The encoder as it was before the fast loop (the walk iterator and
-//! `enc::encode` per atom), kept as the oracle of differential tests.
+//! The reference encoder: the walk iterator and `enc::encode` per atom,
+//! with no fast loop; the oracle of the fast encoder's differential tests.
 
 use super::node::{Item, NONE};
 use super::walk::Event;

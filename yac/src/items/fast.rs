@@ -10,13 +10,10 @@
 //! result. So whatever this loop accepts, the exact path would have
 //! accepted in the same way; it only skips work, never a check.
 //!
-//! Measured with `benches/count.sh` (callgrind) over canada-list (556k
-//! atoms, 389k nodes): the previous loop, which kept the state in a
-//! struct, updated the last child on every leaf and worked out "is a MAP
-//! key due" for every atom, cost ~74 instructions per atom through the C
-//! API; this one ~47. Small changes to its shape move that figure by
-//! 10-20% either way (register pressure: the state, the input and the pool
-//! take most registers), so check any change with `benches/count.sh` and
+//! The parser state lives in locals (registers), not in a struct. Small
+//! changes to the loop's shape move its instruction count by 10-20% either
+//! way (register pressure: the state, the input and the pool take most
+//! registers), so check any change with `benches/count.sh` and
 //! `benches/run.sh`.
 
 use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};

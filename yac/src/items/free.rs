@@ -36,20 +36,26 @@ pub struct FreeList {
 impl FreeList {
     /// No free node.
     pub const EMPTY: FreeList = FreeList { head: NONE, len: 0 };
+    capi_internal! {
     /// How many `u32` words [`to_words`](Self::to_words) gives.
     pub const WORDS: usize = 2;
+    }
 
+    capi_internal! {
     /// The list as plain words, for storage outside Rust.
     pub const fn to_words(self) -> [u32; Self::WORDS] {
         [self.head, self.len]
     }
+    }
 
+    capi_internal! {
     /// The list stored by [`to_words`](Self::to_words).
     pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
         FreeList {
             head: w[0],
             len: w[1],
         }
+    }
     }
 }
 

@@ -51,9 +51,16 @@ pub use crate::rules::Options;
 pub use build::Arena;
 pub use check::Fault;
 pub use cursor::Cursor;
+capi_internal! {
+/// The free list and the parser's state between calls: the parts of a
+/// tree the C layer keeps in `struct YACItems`.
 pub use free::{FreeList, FREE_META};
+}
 pub use node::{Item, ItemValue, Links, NONE, SIZE_ESC, SIZE_SHIFT, TYPE_MASK};
-pub use parse::{count_nodes, ParseState};
+pub use parse::count_nodes;
+capi_internal! {
+pub use parse::ParseState;
+}
 pub use read::Node;
 pub use walk::{Event, Walk, WalkState};
 
@@ -118,6 +125,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         }
     }
 
+    capi_internal! {
     /// Rebuilds a tree from its parts (the C layer keeps them in `struct
     /// YACItems` between calls).
     ///
@@ -125,7 +133,6 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     /// `pool[..len]` must hold nodes made by this module for input that
     /// lives for `'a`, unchanged since (or changed only by this module), and
     /// `state` and `free` must be what those calls left.
-    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn from_parts(
         pool: &'p mut [Item],
         len: u32,
@@ -139,18 +146,21 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         items.free = free;
         items
     }
+    }
 
+    capi_internal! {
     /// The free list (the C layer keeps it in `struct YACItems`).
-    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub fn free_list(&self) -> FreeList {
         self.free
     }
+    }
 
+    capi_internal! {
     /// The parser's state between calls (the C layer keeps it in `struct
     /// YACItems`, and gives it back to [`Items::from_parts`]).
-    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub fn parse_state(&self) -> ParseState {
         self.state
+    }
     }
 
     /// A read-only view of the same tree.
@@ -232,6 +242,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
 }
 
 impl<'p, 'a> Items<'a, &'p [Item]> {
+    capi_internal! {
     /// A read-only tree over `nodes[..len]` with parser state `state`
     /// (the C layer's view; the nodes of an unfinished parse stay
     /// invisible, and cursors see the edit generation).
@@ -240,7 +251,6 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
     /// The nodes must have been made by this module (parse or edits) for
     /// input living for `'a`, unchanged since, and `state` the state those
     /// calls left.
-    #[doc(hidden)] // For the C library (capi/src/ffi/items.rs); not Rust API.
     pub unsafe fn view_parts(nodes: &'p [Item], len: u32, state: ParseState) -> Self {
         let len = len.min(nodes.len().min(MAX_NODES) as u32);
         Items {
@@ -251,6 +261,7 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
             free: FreeList::EMPTY,
             _input: PhantomData,
         }
+    }
     }
 }
 

@@ -53,10 +53,13 @@ pub struct ParseState {
 }
 
 impl ParseState {
+    capi_internal! {
     /// How many `u32` words [`to_words`](Self::to_words) gives: the C layer
     /// keeps the state in reserved words of `struct YACItems`.
     pub const WORDS: usize = 12;
+    }
 
+    capi_internal! {
     /// The state as plain words (field order), for storage outside Rust.
     pub const fn to_words(self) -> [u32; Self::WORDS] {
         let ParseState {
@@ -78,7 +81,9 @@ impl ParseState {
             resume_buf, gen,
         ]
     }
+    }
 
+    capi_internal! {
     /// The state stored by [`to_words`](Self::to_words).
     pub const fn from_words(w: [u32; Self::WORDS]) -> Self {
         let [cur, last, count, depth, start, root, prev_key, active, cur_type, resume_off, resume_buf, gen] =
@@ -97,6 +102,7 @@ impl ParseState {
             resume_buf,
             gen,
         }
+    }
     }
 
     /// The state between documents.
@@ -117,6 +123,7 @@ impl ParseState {
         }
     }
 
+    capi_internal! {
     /// The state of a new tree: idle, with an edit generation that no
     /// earlier tree or edit in the process took (see `generation`), so
     /// that every cursor made before is stale for it.
@@ -125,6 +132,7 @@ impl ParseState {
             gen: super::generation::fresh(),
             ..ParseState::idle()
         }
+    }
     }
 
     /// The state between documents, keeping the edit generation of `self`.

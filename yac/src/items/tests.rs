@@ -619,12 +619,12 @@ fn key_replaced_by_a_non_str_matches_nothing() {
     assert_eq!(items.map_remove(root, b"b"), Ok(Some(b_val)));
 }
 
-/// Found by fuzz/fuzz_targets/tree_edits.rs, when edits trusted `prev`
-/// to be a child of `parent`: a `prev` from another container linked the
-/// new node there, with a parent link naming the wrong container, and a
-/// container among BLOB chunks. Such a `prev` is now refused (issue 13),
-/// with nothing changed; walks still check the parent link of every
-/// container they enter, and the encoder refuses a container in a BLOB.
+/// An edit that trusted `prev` to be a child of `parent` would link the
+/// new node into another container, with a parent link naming the wrong
+/// container, or put a container among BLOB chunks. Such a `prev` is
+/// refused, with nothing changed; walks still check the parent link of
+/// every container they enter, and the encoder refuses a container in a
+/// BLOB.
 #[test]
 fn misplaced_containers_are_refused() {
     // [[1], BLOB(chunk 2: "ab", "")]

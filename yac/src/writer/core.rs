@@ -14,16 +14,22 @@ use crate::{float, tai64};
 /// becomes the writer's (sticky) error.
 pub type Sink<'s> = &'s mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
+capi_internal! {
 /// The writer over borrowed parts: what every operation runs on. The Rust
 /// [`super::Writer`] and the C `struct YACWriter` both lend their parts to
 /// it.
-#[doc(hidden)] // For the C library; not Rust API.
 pub struct Core<'x, 's> {
+    /// The output buffer.
     pub buf: &'x mut [u8],
+    /// The open containers.
     pub levels: &'x mut [Level],
+    /// The key area (the keys of open MAPs, for their order).
     pub keys: &'x mut [u8],
+    /// Where full buffers go; `None` for a writer without flushing.
     pub sink: Option<Sink<'s>>,
+    /// The state between calls.
     pub st: &'x mut State,
+}
 }
 
 /// What a STR is where it comes.
@@ -413,10 +419,12 @@ impl Core<'_, '_> {
         self.put_window(&w, n)
     }
 
+    /// A +INT.
     pub fn uint(&mut self, v: u64) -> Result<(), Error> {
         self.int(tag::PINT, v)
     }
 
+    /// A +INT or -INT.
     pub fn sint(&mut self, v: i64) -> Result<(), Error> {
         match enc::nint_magnitude(v) {
             Ok(m) => self.int(tag::NINT, m),
@@ -424,6 +432,7 @@ impl Core<'_, '_> {
         }
     }
 
+    /// A +INT or -INT of any size, from its big-endian magnitude.
     pub fn bigint(&mut self, negative: bool, magnitude: &[u8]) -> Result<(), Error> {
         self.stuck()?;
         self.value_slot()?;
@@ -601,6 +610,7 @@ impl Core<'_, '_> {
         self.string(tag::BIN, b)
     }
 
+    capi_internal! {
     /// A BLOB chunk: `bin` where only a BLOB may be open.
     pub fn chunk(&mut self, b: &[u8]) -> Result<(), Error> {
         self.stuck()?;
@@ -608,6 +618,7 @@ impl Core<'_, '_> {
             return Err(self.fail(Error::Invalid));
         }
         self.bin(b)
+    }
     }
 
     /// Opens a LIST, a MAP or a MAP sorted on close (`top` its first
@@ -633,14 +644,17 @@ impl Core<'_, '_> {
         self.push(own, top, key)
     }
 
+    /// Opens a LIST.
     pub fn list(&mut self) -> Result<(), Error> {
         self.open(T_LIST)
     }
 
+    /// Opens a MAP whose keys come in order.
     pub fn map(&mut self) -> Result<(), Error> {
         self.open(T_MAP_KEY)
     }
 
+    /// Opens a MAP sorted on close.
     pub fn map_sorted(&mut self) -> Result<(), Error> {
         self.open(T_MAP_KEY | SORTED)
     }
@@ -737,18 +751,22 @@ impl Core<'_, '_> {
 
     // ----- the other atoms -----
 
+    /// NIL.
     pub fn nil(&mut self) -> Result<(), Error> {
         self.scalar(&Atom::Nil)
     }
 
+    /// TRUE or FALSE.
     pub fn bool(&mut self, v: bool) -> Result<(), Error> {
         self.scalar(&Atom::Bool(v))
     }
 
+    /// A HEXLET.
     pub fn hexlet(&mut self, h: &[u8; 16]) -> Result<(), Error> {
         self.scalar(&Atom::Hexlet(h))
     }
 
+    /// A float, in the shortest width that keeps its value.
     pub fn float(&mut self, v: f64) -> Result<(), Error> {
         self.stuck()?;
         let mut b = [0u8; 8];
@@ -756,6 +774,7 @@ impl Core<'_, '_> {
         self.scalar(&Atom::Float(b.get(..n).unwrap_or(&[])))
     }
 
+    /// A TAI64N label of a UTC time: seconds since the Unix epoch and nanoseconds.
     pub fn tai64_utc(&mut self, unix: i64, nsec: u32) -> Result<(), Error> {
         self.stuck()?;
         let mut label = [0u8; 16];

@@ -76,7 +76,10 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-pub use self::core::{Core, Sink};
+pub use self::core::Sink;
+capi_internal! {
+pub use self::core::Core;
+}
 pub use self::state::{Failure, Hot, Level, State, T_LIST, T_MAP_KEY, T_MAP_VAL};
 
 use crate::atom::Atom;
