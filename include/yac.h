@@ -759,10 +759,24 @@ YACErr YACItemsMapPutFloat(struct YACItems *items,
                            double d);
 
 // The builder's sticky error: `YACErrNo`, or the first error a build
-// call met (see the file's top on build calls), and sets `*call` (if
-// `call` is not NULL) to that call's index: the number of build calls
-// that succeeded before it since `YACItemsInit` (0 without an error).
-// Not a build call itself. `YACErrInvalid` for a NULL `items`.
+// call met, and sets `*call` (if `call` is not NULL) to that call's
+// index: the number of build calls that succeeded before it since
+// `YACItemsInit` (0 without an error). Not a build call itself.
+// `YACErrInvalid` for a NULL `items`.
+//
+// Build calls: the adders (`YACItemsAdd` and every `YACItemsAdd...`),
+// the puts (`YACItemsMapPut...`) and the links (`YACItemsInsertAfter`,
+// `YACItemsPrepend`, `YACItemsCursorInsert`, `YACItemsMapAppend`,
+// `YACItemsMapSet`). The first error one of them meets sticks: that call
+// and every later build call return it and change nothing in the tree,
+// the pool (not grown) or the arena; an adder's `*idx` (and the
+// `*old` of `YACItemsMapPut`) is set to `YACItemNone`. So a tree can be
+// built without checking each call, then checked once here (the
+// returned codes stay exact for code that checks each call).
+// `YACErrNoMem` sticks too: grow the pool or the arena, then
+// `YACItemsBuildReset`. A NULL `items` records nothing. The other calls
+// (parse, reads, removals, encoding) neither look at nor set the sticky
+// error.
 //
 // # Safety
 // `items` as set up by `YACItemsInit`; `call` NULL or writable.
