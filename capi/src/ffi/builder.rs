@@ -467,7 +467,11 @@ pub unsafe extern "C" fn YACItemsAddFloat(
     d: f64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { build(idx, false, items, arena, Room::ONE, |t, a| t.add_f64(d, need(a)?)) }
+    unsafe {
+        build(idx, false, items, arena, Room::ONE, |t, a| {
+            t.add_f64(d, need(a)?)
+        })
+    }
 }
 
 /// Makes a float node of its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
@@ -505,7 +509,11 @@ pub unsafe extern "C" fn YACItemsAddTAI64(
     labelLen: usize,
 ) -> YACErr {
     // SAFETY: per the contract; the bytes as in YACItemsAddStr.
-    unsafe { add_bytes(idx, items, arena, || Ok(Atom::Tai64(bytes(label, labelLen)?))) }
+    unsafe {
+        add_bytes(idx, items, arena, || {
+            Ok(Atom::Tai64(bytes(label, labelLen)?))
+        })
+    }
 }
 
 /// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its

@@ -21,7 +21,8 @@ use super::{inp, input, out, output, run, YACErr, YACItemType};
 use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{
-    BuildLog, Event, FreeList, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
+    BuildLog, Event, FreeList, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES,
+    NONE,
 };
 use yac::validate::count_at;
 
@@ -218,8 +219,16 @@ pub(super) unsafe fn with_mut<R>(
     };
     // SAFETY: the pool holds what earlier libyac calls left (contract),
     // with input the caller keeps alive for as long as the tree is used.
-    let mut tree =
-        unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state(), it.free_list(), it.build_log()) };
+    let mut tree = unsafe {
+        ItemsMut::from_parts(
+            pool,
+            it.len,
+            it.options(),
+            it.state(),
+            it.free_list(),
+            it.build_log(),
+        )
+    };
     let r = f(&mut tree);
     it.len = tree.len() as u32;
     it.set_state(tree.parse_state(), tree.free_list(), tree.build_log());
@@ -851,7 +860,11 @@ pub unsafe extern "C" fn YACItemsInsertAfter(
     idx: u32,
 ) -> YACErr {
     // SAFETY: per the contract.
-    run(|| unsafe { with_mut(items, |t| t.build_call(|t| t.insert_after(parent, prev, idx))) })
+    run(|| unsafe {
+        with_mut(items, |t| {
+            t.build_call(|t| t.insert_after(parent, prev, idx))
+        })
+    })
 }
 
 /// Inserts the unlinked node `idx` as the first child of the LIST or BLOB

@@ -71,5 +71,9 @@ const _: () = {
     assert!(offset_of!(YACArena, cap) == p64(8, 4));
     assert!(offset_of!(YACArena, len) == p64(16, 8));
     // The internal states fit their reserved words.
-    assert!(ParseState::WORDS + FreeList::WORDS + BuildLog::WORDS <= 20 && WalkState::WORDS <= 8 && Cursor::WORDS == 4);
+    assert!(
+        ParseState::WORDS + FreeList::WORDS + BuildLog::WORDS <= 20
+            && WalkState::WORDS <= 8
+            && Cursor::WORDS == 4
+    );
 };

@@ -179,8 +179,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         let used = self.all_nodes();
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
-        let (len, opts, state, free, log) =
-            (self.len, self.opts, self.state, self.free, self.log);
+        let (len, opts, state, free, log) = (self.len, self.opts, self.state, self.free, self.log);
         let mut items = Items::over(bigger, state);
         items.len = len;
         items.opts = opts;
