@@ -564,9 +564,10 @@ pub unsafe extern "C" fn YACItemsAddMagic(
 /// keeping the keys in order: replaces the value of an equal key (`*old`
 /// gets the old value, now unlinked) or inserts the pair (`*old` gets
 /// `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
-/// (`arena` NULL) pointed at. O(1) when `key` sorts above the last key
-/// that a put added to this MAP and no node was unlinked since (keys put
-/// in order), else O(number of keys). An empty key: `YACErrMapBadKey`;
+/// (`arena` NULL) pointed at. O(1) when the tree's previous put (or
+/// `YACItemsMapSet`) appended a pair to this same MAP, no node was
+/// unlinked since, and `key` sorts above that pair's key: so filling one
+/// MAP with keys in order is linear. Otherwise O(number of keys). An empty key: `YACErrMapBadKey`;
 /// `map` not a MAP, or `value` linked already: `YACErrInvalid`.
 ///
 /// # Safety

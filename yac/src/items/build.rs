@@ -10,7 +10,9 @@
 //!
 //! Every adder makes one new, unlinked node (a BLOB takes two slots) and
 //! returns its index; link it with the edit calls, or set it under a key of
-//! a MAP with [`Items::map_put`] (O(number of keys): keys stay ordered).
+//! a MAP with [`Items::map_put`] (keys stay ordered: O(1) when the key
+//! sorts above the one the previous put appended to the same MAP, else
+//! O(number of keys)).
 //!
 //! A refusal changes nothing, the arena included: every call checks all
 //! it can fail on (an unfinished parse, the value, room in the pool and in
@@ -209,7 +211,8 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Sets `key` to the unlinked node `value` in `map` (the key node is
     /// made here, pointing at `key`): replaces the value of an equal key,
     /// returning the old value (now unlinked), or inserts the pair in key
-    /// order, returning `None`. O(number of keys). An empty key is
+    /// order, returning `None`. O(1) for a key above the one the previous
+    /// put appended to `map`, else O(number of keys). An empty key is
     /// [`Error::MapBadKey`]; nothing is changed on error.
     pub fn map_put(&mut self, map: u32, key: &'a str, value: u32) -> Result<Option<u32>, Error> {
         self.check_put(map, key, Some(value), 0)?;

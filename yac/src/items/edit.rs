@@ -464,7 +464,9 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Sets `key` (an unlinked non-empty STR node) to `value` (an unlinked
     /// node) in `map`, keeping the keys ordered: replaces the value of an
     /// equal key (returning the old value, now unlinked) or inserts the
-    /// pair in its place (returning `NONE`). O(number of keys).
+    /// pair in its place (returning `NONE`). O(1) when the previous set
+    /// appended a pair to `map`, nothing was unlinked since and `key` sorts
+    /// above that pair's key; else O(number of keys).
     pub fn map_set(&mut self, map: u32, key: u32, value: u32) -> Result<u32, Error> {
         if self.item_type(map) != ItemType::Map || key == value {
             return Err(Error::Invalid);
@@ -565,27 +567,6 @@ fn key_sorts_above(key: &[u8], prev: &[u8]) -> bool {
     crate::rules::key_above(key, prev)
 }
 
-/// A per-thread count of the key comparisons the tree made: the test hook
-/// that shows MAP building in key order to be linear.
-#[cfg(test)]
-pub(super) mod compares {
-    extern crate std;
-    use core::cell::Cell;
-
-    std::thread_local! {
-        static COUNT: Cell<u64> = const { Cell::new(0) };
-    }
-
-    pub(super) fn count() {
-        COUNT.with(|c| c.set(c.get() + 1));
-    }
-
-    /// The comparisons made on this thread since the last `take`.
-    pub fn take() -> u64 {
-        COUNT.with(|c| c.replace(0))
-    }
-}
-
 /// The bytes of a MAP key node, `None` when it is no STR: `set_value` may
 /// put any leaf in a key position, and only bytes nodes hold a pointer.
 fn key_bytes<'a>(item: &Item) -> Option<&'a [u8]> {
@@ -645,4 +626,25 @@ fn caller_bytes(t: ItemType, bytes: &[u8], none: *const u8) -> Result<Item, Erro
         return Err(Error::LenTooBig);
     }
     Ok(Item::bytes(t, bytes, none))
+}
+
+/// A per-thread count of the key comparisons the tree made: the test hook
+/// that shows MAP building in key order to be linear.
+#[cfg(test)]
+pub(super) mod compares {
+    extern crate std;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(super) fn count() {
+        COUNT.with(|c| c.set(c.get() + 1));
+    }
+
+    /// The comparisons made on this thread since the last `take`.
+    pub fn take() -> u64 {
+        COUNT.with(|c| c.replace(0))
+    }
 }
