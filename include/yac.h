@@ -770,8 +770,8 @@ YACErr YACItemsMapPutFloat(struct YACItems *items,
 // `YACItemsPrepend`, `YACItemsCursorInsert`, `YACItemsMapAppend`,
 // `YACItemsMapSet`). The first error one of them meets sticks: that call
 // and every later build call return it and change nothing in the tree,
-// the pool (not grown) or the arena; an adder's `*idx` (and the
-// `*old` of `YACItemsMapPut`) is set to `YACItemNone`. So a tree can be
+// the pool (not grown), the arena or their out-parameters: a refused
+// call only records its error, if it is the first. So a tree can be
 // built without checking each call, then checked once here (the
 // returned codes stay exact for code that checks each call).
 // `YACErrNoMem` sticks too: grow the pool or the arena, then

@@ -141,8 +141,8 @@ unsafe fn free_part<'x>(arena: *mut YACArena) -> Result<Free<'x>, Error> {
 /// refused with it before anything else, the pool not grown. Otherwise
 /// room first (growing the pool), then `f` on the tree and, when `arena`
 /// is not NULL, an arena over its free part, whose use is recorded
-/// afterwards; an error met on the way sticks. `*idx` gets `YACItemNone`
-/// on any refusal. A NULL `idx` is refused unless `optional`.
+/// afterwards; an error met on the way sticks. `*idx` is set on success
+/// only. A NULL `idx` is refused unless `optional`.
 ///
 /// # Safety
 /// `idx` NULL or writable; `items` as for `with_mut`; `arena` as for
@@ -156,10 +156,7 @@ unsafe fn build(
     f: impl FnOnce(&mut ItemsMut<'_, 'static>, Option<&mut Arena<'static>>) -> Result<u32, Error>,
 ) -> YACErr {
     // SAFETY: `idx` NULL or writable (contract).
-    let mut idx = unsafe { idx.as_mut() };
-    if let Some(i) = idx.as_deref_mut() {
-        *i = NONE;
-    }
+    let idx = unsafe { idx.as_mut() };
     run(|| {
         // SAFETY: `items` per this function's contract.
         let stuck = unsafe { inp(items.cast_const()) }?
@@ -771,8 +768,8 @@ pub unsafe extern "C" fn YACItemsMapPutFloat(
 /// `YACItemsPrepend`, `YACItemsCursorInsert`, `YACItemsMapAppend`,
 /// `YACItemsMapSet`). The first error one of them meets sticks: that call
 /// and every later build call return it and change nothing in the tree,
-/// the pool (not grown) or the arena; an adder's `*idx` (and the
-/// `*old` of `YACItemsMapPut`) is set to `YACItemNone`. So a tree can be
+/// the pool (not grown), the arena or their out-parameters: a refused
+/// call only records its error, if it is the first. So a tree can be
 /// built without checking each call, then checked once here (the
 /// returned codes stay exact for code that checks each call).
 /// `YACErrNoMem` sticks too: grow the pool or the arena, then
