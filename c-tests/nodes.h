@@ -30,6 +30,7 @@ static uint32_t add_bytes(struct YACItems *items, YACItemType typ,
   a.v.bytes.len = len;
   CHECK(YACItemsAdd(&idx, items, &a) == want, "add bytes");
   CHECK(want == YACErrNo || items->len == before, "refused add");
+  YACItemsBuildReset(items); /* an expected refusal must not stick */
   return idx;
 }
 

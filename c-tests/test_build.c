@@ -84,6 +84,7 @@ static void test_build(void) {
   struct YACItems items;
   struct YACArena arena;
   uint32_t root, old, v;
+  uint64_t ok = 1; /* build calls that succeeded: the next call's index */
   unsigned calls = 0;
   size_t len;
   /* Into a fixed pool. */
@@ -108,42 +109,177 @@ static void test_build(void) {
   CHECK(calls > 0, "grow was called");
   free(items.list);
 
-  /* Refusals: nothing changes. */
+  /* Refusals: each gives its code at the faulty call, changes nothing in
+   * the tree, the arena or the out-parameters, and sticks: later build
+   * calls are refused with it until the reset. */
   YACItemsInit(&items, pool, COUNT(pool));
   YACArenaInit(&arena, mem, sizeof mem);
-  YACItemsAddMap(&root, &items);
+  YACItemsAddMap(&root, &items); /* call 0: each refused call is call 1 */
   len = items.len;
-  CHECK(YACItemsMapPutUint(&items, &arena, root, "", 1) == YACErrMapBadKey,
-        "empty key");
-  CHECK(YACItemsMapPutUint(&items, &arena, 99, "k", 1) == YACErrInvalid,
-        "not a MAP");
-  CHECK(YACItemsMapPutStr(&items, &arena, root, "k", "a\xC0\x80") ==
-            YACErrBadUTF8,
-        "bad UTF-8 value");
-  CHECK(YACItemsMapPutUint(&items, &arena, root, NULL, 1) == YACErrInvalid,
-        "NULL key");
-  CHECK(items.len == len, "nothing made by refused puts");
-  CHECK(YACItemsAddFloat(&v, &items, NULL, 1.0) == YACErrInvalid,
-        "double needs an arena");
-  CHECK(YACItemsAddFloat(&v, &items, &arena, -0.0) == YACErrFloatNonMinimal,
-        "negative zero");
-  CHECK(YACItemsAddStr(&v, &items, NULL, "a\0", 2) == YACErrBadUTF8, "NUL");
-  CHECK(YACItemsAddBlob(&v, &items, 0) == YACErrInvalid, "chunk length 0");
-  CHECK(YACItemsAddMagic(&v, &items, &arena,
-                         (const unsigned char *)"thirteen byte",
-                         13) == YACErrInvalid,
-        "MAGIC too long");
+#define REFUSED(call, code, what)                                          \
+  do {                                                                     \
+    uint64_t at = 99;                                                      \
+    v = 7;                                                                 \
+    CHECK((call) == (code), what);                                         \
+    CHECK(YACItemsBuildFailure(&items, &at) == (code) && at == ok, what);  \
+    CHECK(YACItemsAddNIL(&v, &items) == (code) && v == 7, what);           \
+    CHECK(items.len == len && arena.len == 0, what);                       \
+    CHECK(YACItemsBuildReset(&items) == YACErrNo, what);                   \
+  } while (0)
+  REFUSED(YACItemsMapPutUint(&items, &arena, root, "", 1), YACErrMapBadKey,
+          "empty key");
+  REFUSED(YACItemsMapPutUint(&items, &arena, 99, "k", 1), YACErrInvalid,
+          "not a MAP");
+  REFUSED(YACItemsMapPutStr(&items, &arena, root, "k", "a\xC0\x80"),
+          YACErrBadUTF8, "bad UTF-8 value");
+  REFUSED(YACItemsMapPutUint(&items, &arena, root, NULL, 1), YACErrInvalid,
+          "NULL key");
+  REFUSED(YACItemsAddFloat(&v, &items, NULL, 1.0), YACErrInvalid,
+          "double needs an arena");
+  REFUSED(YACItemsAddFloat(&v, &items, &arena, -0.0), YACErrFloatNonMinimal,
+          "negative zero");
+  REFUSED(YACItemsAddStr(&v, &items, NULL, "a\0", 2), YACErrBadUTF8, "NUL");
+  REFUSED(YACItemsAddBlob(&v, &items, 0), YACErrInvalid, "chunk length 0");
+  REFUSED(YACItemsAddMagic(&v, &items, &arena,
+                           (const unsigned char *)"thirteen byte", 13),
+          YACErrInvalid, "MAGIC too long");
+  REFUSED(YACItemsAddFloatRaw(&v, &items, &arena,
+                              (const unsigned char *)"\x3C\x00\x00", 3),
+          YACErrInvalid, "float of 3 bytes");
+  REFUSED(YACItemsAddFloatRaw(&v, &items, &arena,
+                              (const unsigned char *)"\x3F\x80\x00\x00", 4),
+          YACErrFloatNonMinimal, "binary32 1.0 fits binary16");
+  REFUSED(YACItemsAddTAI64(&v, &items, &arena,
+                           (const unsigned char *)"\x40\0\0\0\0\0\0\0\0\0\0\0",
+                           12),
+          YACErrTAI64NonMinimal, "TAI64N with zero nanoseconds");
+  REFUSED(YACItemsAddTAI64(&v, &items, &arena,
+                           (const unsigned char *)"\x80\0\0\0\0\0\0\0", 8),
+          YACErrTAI64TooBig, "reserved TAI64 label");
+  REFUSED(YACItemsAddUint(NULL, &items, 1), YACErrInvalid, "NULL index");
+  YACItemsAddNIL(&old, &items);
+  len = items.len;
+  ok = 2;
+  REFUSED(YACItemsMapPut(NULL, &items, &arena, old, "k", root), YACErrInvalid,
+          "put into a NIL");
+#undef REFUSED
+  len = items.len;
   YACArenaInit(&arena, mem, 3);
   CHECK(YACItemsAddStr(&v, &items, &arena, "abcd", 4) == YACErrNoMem,
         "arena full");
-  CHECK(arena.len == 0, "arena unchanged");
+  CHECK(arena.len == 0 && items.len == len, "arena unchanged");
+  YACItemsBuildReset(&items);
   YACItemsInit(&items, pool, 1);
   YACItemsAddNIL(&v, &items);
   CHECK(YACItemsAddNIL(&v, &items) == YACErrNoMem, "pool full, no grow");
   CHECK(YACArenaInit(&arena, NULL, 1) == YACErrInvalid, "NULL arena memory");
 }
 
+/* The checked style: build without looking at each result, check once.
+ * The first mistake sticks with its call's index; every later build call
+ * is refused with it and changes nothing. */
+static void test_checked_style(void) {
+  static struct YACItem pool[16];
+  unsigned char mem[32];
+  struct YACItems items;
+  struct YACArena arena;
+  uint32_t root, list, x;
+  uint64_t at = 99;
+  size_t len;
+  YACItemsInit(&items, pool, COUNT(pool));
+  YACArenaInit(&arena, mem, sizeof mem);
+  CHECK(YACItemsBuildFailure(&items, &at) == YACErrNo && at == 0,
+        "no error yet");
+  YACItemsAddMap(&root, &items);                     /* call 0 */
+  YACItemsMapPutUint(&items, &arena, root, "b", 1);  /* call 1 */
+  YACItemsMapPutUint(&items, &arena, root, "", 2);   /* call 2: empty key */
+  len = items.len;
+  list = 7;
+  CHECK(YACItemsAddList(&list, &items) == YACErrMapBadKey && list == 7,
+        "later adder refused with the first error");
+  CHECK(YACItemsMapPut(NULL, &items, &arena, root, "c", list) ==
+            YACErrMapBadKey,
+        "later put refused");
+  CHECK(items.len == len && arena.len == 1, "refused calls made nothing");
+  CHECK(YACItemsBuildFailure(&items, &at) == YACErrMapBadKey && at == 2,
+        "which call failed");
+  CHECK(YACItemsBuildFailure(&items, NULL) == YACErrMapBadKey, "NULL call");
+  CHECK(YACItemsBuildFailure(NULL, &at) == YACErrInvalid, "NULL items");
+  /* The linking calls are build calls too. The count goes on after a
+   * reset: the refused call did not count. */
+  YACItemsBuildReset(&items);
+  YACItemsAddList(&list, &items);                    /* call 2 */
+  YACItemsAddUint(&x, &items, 5);                    /* call 3 */
+  YACItemsPrepend(&items, x, list);                  /* call 4: x is no container */
+  CHECK(YACItemsPrepend(&items, list, x) == YACErrInvalid, "sticks");
+  CHECK(YACItemsBuildFailure(&items, &at) == YACErrInvalid && at == 4,
+        "a link refused");
+  YACItemsBuildReset(&items);
+  CHECK(YACItemsPrepend(&items, list, x) == YACErrNo, "taken after reset");
+}
+
+/* Typed adders for the atoms without a C type of their own: big integers,
+ * 16- and 32-byte floats, raw TAI64/TAI64N/TAI64NA labels, and a BLOB of
+ * chunk length 2^64. */
+static void test_more_adders(void) {
+  static struct YACItem pool[32];
+  unsigned char mem[128], out[160];
+  static const unsigned char big[] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  static const unsigned char small[] = {0, 0, 0x01, 0x2B};
+  static const unsigned char f128[16] = {0x40, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                         0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                         0x00, 0x00, 0x00, 0x01};
+  static const unsigned char f256[32] = {0x40, 0x00, [31] = 0x01};
+  static const unsigned char tai64na[16] = {0x40, 0, 0, 0, 0, 0, 0, 0,
+                                            0,    0, 0, 1, 0, 0, 0, 1};
+  static const unsigned char want[] = {
+      0x08,
+      /* +INT 0x0102..09: the leading zeros dropped */
+      0x0C, 0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+      /* -INT of magnitude 0x012B: -300, a plain -INT node */
+      0x0D, 0x82, 0x01, 0x2B,
+      /* binary128, binary256 */
+      0x13, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01,
+      0x14, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01,
+      /* TAI64NA */
+      0x1A, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1,
+      /* BLOB of chunk length 2^64, empty: its last chunk is an empty BIN */
+      0x0B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x80,
+      0x00};
+  struct YACItems items;
+  struct YACArena arena;
+  struct YACCursor end;
+  uint32_t list, n[7];
+  size_t off = 0, i;
+  int64_t s = 0;
+  YACItemsInit(&items, pool, COUNT(pool));
+  YACArenaInit(&arena, mem, sizeof mem);
+  YACItemsAddList(&list, &items);
+  YACItemsAddBigint(&n[0], &items, &arena, false, big, sizeof big);
+  YACItemsAddBigint(&n[1], &items, NULL, true, small, sizeof small);
+  YACItemsAddFloatRaw(&n[2], &items, &arena, f128, sizeof f128);
+  YACItemsAddFloatRaw(&n[3], &items, NULL, f256, sizeof f256);
+  YACItemsAddTAI64(&n[4], &items, &arena, tai64na, sizeof tai64na);
+  YACItemsAddBlobMinus1(&n[5], &items, UINT64_MAX);
+  YACItemsAddBin(&n[6], &items, NULL, NULL, 0);
+  YACItemsCursorEnd(&end, &items, list);
+  for (i = 0; i < 6; i++) YACItemsCursorInsert(&items, &end, n[i]);
+  YACItemsPrepend(&items, n[5], n[6]);
+  CHECK(YACItemsBuildFailure(&items, NULL) == YACErrNo, "all taken");
+  CHECK(YACItemsType(&items, n[0]) == YACItemPbig, "big +INT");
+  CHECK(YACItemsType(&items, n[1]) == YACItemNint &&
+            YACItemsGetSint(&s, &items, n[1]) == YACErrNo && s == -300,
+        "small magnitude: a plain -INT");
+  CHECK(arena.len == 9 + 16 + 16, "big magnitude, binary128, label copied");
+  CHECK(YACItemsEncode(&items, list, &off, out, sizeof out) == YACErrNo &&
+            off == sizeof want && memcmp(out, want, off) == 0,
+        "encoding");
+}
+
 int main(void) {
   test_build();
+  test_checked_style();
+  test_more_adders();
   return check_report();
 }

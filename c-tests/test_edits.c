@@ -70,15 +70,19 @@ static void test_foreign_prev(void) {
   memcpy(before, pool, sizeof pool);
   /* A child of B as prev under A: refused, nothing changed. */
   CHECK(YACItemsInsertAfter(&items, a, b0, x) == YACErrInvalid, "foreign insert");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsRemove(&out, &items, a, b0) == YACErrInvalid, "foreign remove");
   CHECK(YACItemsReplace(&out, &items, a, b0, x) == YACErrInvalid, "foreign replace");
   /* The cycle began with an InsertAfter with a foreign prev. */
   CHECK(YACItemsInsertAfter(&items, a, b0, list) == YACErrInvalid, "foreign list");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsPrepend(&items, list, list) == YACErrInvalid, "a list into itself");
+  YACItemsBuildReset(&items);
   CHECK(memcmp(before, pool, sizeof pool) == 0, "refusals changed nothing");
   /* Properly placed, a list cannot then take what holds it. */
   CHECK(YACItemsPrepend(&items, b, list) == YACErrNo, "list into B");
   CHECK(YACItemsPrepend(&items, list, b) == YACErrInvalid, "B into its child");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsRemove(&out, &items, b, YACItemNone) == YACErrNo && out == list, "out again");
   CHECK(YACItemsChildCount(&n, &items, a) == YACErrNo && n == 2, "count of A");
   CHECK(YACItemsChildCount(&n, &items, b) == YACErrNo && n == 1, "count of B");
@@ -107,8 +111,11 @@ static void test_edits_during_parse(void) {
   memset(&t, 0, sizeof t);
   t.typ = YACItemTrue;
   CHECK(YACItemsAdd(&idx, &items, &t) == YACErrInvalid, "add refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsInsertAfter(&items, 0, 1, 2) == YACErrInvalid, "insert refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsPrepend(&items, 0, 2) == YACErrInvalid, "prepend refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsSetValue(&items, 1, &t) == YACErrInvalid, "set refused");
   CHECK(YACItemsType(&items, 0) == YACItemInvalid, "open document invisible");
   CHECK(memcmp(before, pool, sizeof pool) == 0 && items.len == 3, "nothing changed");
@@ -134,8 +141,10 @@ static void test_abort_after_edit(void) {
   u.typ = YACItemPint;
   u.v.uint = 7;
   CHECK(YACItemsAdd(&x, &items, &u) == YACErrInvalid, "add refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsInsertAfter(&items, old, YACItemsFirst(&items, old), 3) == YACErrInvalid,
         "insert into the older tree refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsAbort(&items) == YACErrNo && !YACItemsParsing(&items), "abort");
   CHECK(items.len == 3, "back to the older tree");
   check_ok(&items, "after abort");
@@ -232,6 +241,7 @@ static void test_add_limit(void) {
   a.v.bytes.len = big;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrLenTooBig && items.len == 0,
         "2^27 - 1 bytes refused");
+  YACItemsBuildReset(&items);
   a.v.bytes.len = big - 1;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrNo && items.len == 1, "2^27 - 2 bytes taken");
   free(p);
@@ -297,6 +307,7 @@ static void test_cursors(void) {
         "at the end now");
   CHECK(YACItemsCursorPeek(&child, &other, &items) == YACErrInvalid, "stale");
   CHECK(YACItemsCursorInsert(&items, &end, old) == YACErrInvalid, "stale end refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsCursorInsert(&items, &mid, old) == YACErrNo, "put back");
   CHECK(encodes_to(&items, list, want, sizeof want), "list again");
   CHECK(YACItemsCursorFirst(&other, &items, list) == YACErrNo, "new first");
@@ -319,7 +330,9 @@ static void test_cursors(void) {
   k = add_typ(&items, YACItemStr, "a");
   v = add_uint(&items, 3);
   CHECK(YACItemsMapAppend(&items, &end, k, v) == YACErrMapUnordered, "a after b refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsCursorInsert(&items, &end, v) == YACErrInvalid, "no insert into a MAP");
+  YACItemsBuildReset(&items);
   CHECK(encodes_to(&items, map, want_map, sizeof want_map), "map");
   check_ok(&items, "after map appends");
   /* A cursor of another tree is refused. */
@@ -329,6 +342,7 @@ static void test_cursors(void) {
     YACItemsInit(&items2, pool2, COUNT(pool2));
     (void)parse_whole(&items2, list_a, sizeof list_a, "other tree");
     CHECK(YACItemsCursorInsert(&items2, &end, 0) == YACErrInvalid, "foreign cursor");
+    YACItemsBuildReset(&items2);
   }
 }
 

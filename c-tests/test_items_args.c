@@ -204,8 +204,10 @@ static void test_bad_arguments(void) {
   memset(&atom, 0, sizeof atom);
   atom.typ = YACItemNIL;
   CHECK(YACItemsAdd(NULL, &items, &atom) == YACErrInvalid, "Add NULL idx");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsAdd(&idx, NULL, &atom) == YACErrInvalid, "Add NULL items");
   CHECK(YACItemsAdd(&idx, &items, NULL) == YACErrInvalid, "Add NULL atom");
+  YACItemsBuildReset(&items);
   CHECK(items.len == 3, "nothing added");
   CHECK(YACItemsSetValue(NULL, 1, &atom) == YACErrInvalid, "SetValue NULL");
   CHECK(YACItemsSetValue(&items, 1, NULL) == YACErrInvalid, "SetValue NULL");
@@ -220,6 +222,7 @@ static void test_bad_arguments(void) {
         "Replace NULL old");
   CHECK(YACItemsMapSet(NULL, &items, 0, 1, 2) == YACErrInvalid,
         "MapSet NULL");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsMapDel(NULL, &items, 0, "a", 1) ==
             YACErrInvalid,
         "MapDel NULL");
@@ -231,10 +234,13 @@ static void test_bad_arguments(void) {
   for (k = 0; k < COUNT(bad); k++) {
     CHECK(YACItemsInsertAfter(&items, bad[k], 1, 2) == YACErrInvalid,
           "Insert bad parent");
+    YACItemsBuildReset(&items);
     CHECK(YACItemsPrepend(&items, bad[k], 1) == YACErrInvalid,
           "Prepend bad parent");
+    YACItemsBuildReset(&items);
     CHECK(YACItemsPrepend(&items, 0, bad[k]) == YACErrInvalid,
           "Prepend bad child");
+    YACItemsBuildReset(&items);
     CHECK(YACItemsRemove(&idx, &items, bad[k], YACItemNone) == YACErrInvalid,
           "Remove bad parent");
   }

@@ -61,11 +61,14 @@ static void test_list_edits(void) {
   check_edit_result(&items, root, &want, "insert in the middle");
   CHECK(YACItemsInsertAfter(&items, root, n2, x) == YACErrInvalid,
         "insert a linked node");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsInsertAfter(&items, root, root, add_uint(&items, 5)) ==
             YACErrInvalid,
         "insert after the parent itself");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsPrepend(&items, n2, add_uint(&items, 6)) == YACErrInvalid,
         "prepend into a leaf");
+  YACItemsBuildReset(&items);
 
   /* Prepend: [7, 0, 1, 2, 100, 3, 4]. */
   x = add_uint(&items, 7);
@@ -126,11 +129,13 @@ static void test_list_edits(void) {
     CHECK(YACItemsPrepend(&items, root, inner) == YACErrNo, "nested list");
     CHECK(YACItemsPrepend(&items, inner, root) == YACErrInvalid,
           "root into its child");
+    YACItemsBuildReset(&items);
     CHECK(YACItemsRemove(&old, &items, root, YACItemNone) == YACErrNo &&
               old == inner,
           "unlink nested");
     CHECK(YACItemsPrepend(&items, inner, inner) == YACErrInvalid,
           "list into itself");
+    YACItemsBuildReset(&items);
   }
   check_edit_result(&items, root, &want, "after refused cycles");
 }
@@ -216,19 +221,26 @@ static void test_map_edits(void) {
   k = add_uint(&items, 8);
   CHECK(YACItemsMapSet(&old, &items, root, k, v) == YACErrMapBadKey,
         "INT key");
+  YACItemsBuildReset(&items);
   k = add_bytes(&items, YACItemStr, "", 0, YACErrNo);
   CHECK(YACItemsMapSet(&old, &items, root, k, v) == YACErrMapBadKey,
         "empty key");
+  YACItemsBuildReset(&items);
   k = add_bytes(&items, YACItemStr, "q", 1, YACErrNo);
   CHECK(YACItemsMapSet(&old, &items, root, k, k) == YACErrInvalid,
         "key is value");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsMapSet(&old, &items, k, k, v) == YACErrInvalid, "not a MAP");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsMapSet(&old, &items, root, k, root) == YACErrInvalid,
         "MAP into itself");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsPrepend(&items, root, v) == YACErrInvalid, "prepend to MAP");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsInsertAfter(&items, root, YACItemsFirst(&items, root), v) ==
             YACErrInvalid,
         "insert into MAP");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsRemove(&old, &items, root, YACItemNone) == YACErrInvalid,
         "remove from MAP");
   CHECK(YACItemsReplace(&old, &items, root, YACItemNone, v) == YACErrInvalid,
@@ -315,13 +327,17 @@ static void test_add(void) {
   memset(&a, 0, sizeof a);
   a.typ = YACItemEOC;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add EOC");
+  YACItemsBuildReset(&items);
   a.typ = YACItemInvalid;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add Invalid");
+  YACItemsBuildReset(&items);
   a.typ = 99;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add 99");
+  YACItemsBuildReset(&items);
   a.typ = YACItemNint;
   a.v.sint = 0;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrInvalid, "add Nint 0");
+  YACItemsBuildReset(&items);
 
   /* Leading zeros of a bigint magnitude are dropped: 5 encodes as +INT 5. */
   idx = add_bytes(&items, YACItemPbig, big0, sizeof big0, YACErrNo);
@@ -348,6 +364,7 @@ static void test_add(void) {
   CHECK(YACItemsPrepend(&items, blob, add_uint(&items, 1)) ==
             YACErrBlobBadTerm,
         "INT into a BLOB");
+  YACItemsBuildReset(&items);
   want.n = 0;
   PUT(&want, YACAtomBlobEncode, 3);
   PUT(&want, YACAtomChunkEncode, (const unsigned char *)"abc", 3);
@@ -363,6 +380,7 @@ static void test_add(void) {
   c1 = add_bytes(&items, YACItemBin, "xyz", 3, YACErrNo);
   CHECK(YACItemsInsertAfter(&items, blob, blob + 1, c1) == YACErrInvalid,
         "insert after a BLOB slot");
+  YACItemsBuildReset(&items);
   check_edit_result(&items, blob, &want, "BLOB untouched");
   /* A full chunk after the short one is refused on the way out. */
   CHECK(YACItemsInsertAfter(&items, blob, c2, c1) == YACErrNo, "chunk xyz");
@@ -389,6 +407,7 @@ static void test_add(void) {
   memset(&a, 0, sizeof a);
   a.typ = YACItemNIL;
   CHECK(YACItemsAdd(&idx, &items, &a) == YACErrNoMem, "add to a full pool");
+  YACItemsBuildReset(&items);
   CHECK(items.len == items.cap, "add to a full pool");
 }
 
@@ -418,6 +437,7 @@ static void test_graft(void) {
         "graft replace");
   CHECK(YACItemsPrepend(&items, rb, ra) == YACErrInvalid,
         "graft a cycle through the grafted MAP");
+  YACItemsBuildReset(&items);
   want.n = 0;
   PUT0(&want, YACAtomListEncode);
   PUT0(&want, YACAtomMapEncode);

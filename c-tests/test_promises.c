@@ -52,6 +52,7 @@ static void test_cursor_across_init(void) {
   cur_saved = cur;
   memcpy(before, pool, sizeof pool);
   CHECK(YACItemsCursorInsert(&items, &cur, x) == YACErrInvalid, "old cursor: insert refused");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsCursorRemove(&rm, &items, &cur) == YACErrInvalid, "old cursor: remove refused");
   CHECK(YACItemsCursorReplace(&rm, &items, &cur, x) == YACErrInvalid,
         "old cursor: replace refused");
@@ -121,21 +122,28 @@ static void refuse_puts(struct YACItems *items, struct YACArena *arena, uint32_t
   for (i = 0; i < 2; i++) {
     struct YACArena *a = arenas[i];
     CHECK(YACItemsMapPut(&old, items, a, map, "key", value) == want, name);
+    YACItemsBuildReset(items);
     CHECK(old == 12345 && same(&s, items, arena), name);
     if (!new_values) {
       continue;
     }
     CHECK(YACItemsMapPutUint(items, a, map, "key", 7) == want, name);
+    YACItemsBuildReset(items);
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutSint(items, a, map, "key", -7) == want, name);
+    YACItemsBuildReset(items);
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutBool(items, a, map, "key", true) == want, name);
+    YACItemsBuildReset(items);
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutNIL(items, a, map, "key") == want, name);
+    YACItemsBuildReset(items);
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutStr(items, a, map, "key", "value") == want, name);
+    YACItemsBuildReset(items);
     CHECK(same(&s, items, arena), name);
     CHECK(YACItemsMapPutFloat(items, a, map, "key", 0.1) == want, name);
+    YACItemsBuildReset(items);
     CHECK(same(&s, items, arena), name);
   }
 }
@@ -168,15 +176,19 @@ static void test_refused_puts(void) {
   /* An empty key. */
   take(&s, &items, &arena);
   CHECK(YACItemsMapPutUint(&items, &arena, map, "", 1) == YACErrMapBadKey, "empty key");
+  YACItemsBuildReset(&items);
   CHECK(same(&s, &items, &arena), "empty key changes nothing");
   /* A full arena: the key does not fit. */
   arena.len = arena.cap - 2;
   take(&s, &items, &arena);
   CHECK(YACItemsMapPutStr(&items, &arena, map, "key", "v") == YACErrNoMem, "arena full");
+  YACItemsBuildReset(&items);
   CHECK(same(&s, &items, &arena), "arena full changes nothing");
   CHECK(YACItemsMapPut(&idx, &items, &arena, map, "key", leaf) == YACErrNoMem, "arena full");
+  YACItemsBuildReset(&items);
   CHECK(same(&s, &items, &arena), "arena full changes nothing");
   CHECK(YACItemsAddFloat(&idx, &items, &arena, 0.1) == YACErrNoMem, "float: arena full");
+  YACItemsBuildReset(&items);
   CHECK(same(&s, &items, &arena) && idx == 12345, "float: arena full changes nothing");
   arena.len = 0;
 
@@ -188,11 +200,15 @@ static void test_refused_puts(void) {
   take(&s, &items, &arena);
   idx = 12345;
   CHECK(YACItemsAddStr(&idx, &items, &arena, "copied", 6) == YACErrInvalid, "add during a parse");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsAddBin(&idx, &items, &arena, (const unsigned char *)"b", 1) == YACErrInvalid,
         "add bin during a parse");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsAddUTC(&idx, &items, &arena, 0, 0) == YACErrInvalid, "add time during a parse");
+  YACItemsBuildReset(&items);
   CHECK(YACItemsAddMagic(&idx, &items, &arena, (const unsigned char *)"m", 1) == YACErrInvalid,
         "add magic during a parse");
+  YACItemsBuildReset(&items);
   CHECK(same(&s, &items, &arena) && idx == 12345, "refused adders change nothing");
   CHECK(YACItemsAbort(&items) == YACErrNo, "abort");
   check_ok(&items, "consistent after the refusals");

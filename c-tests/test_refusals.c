@@ -7,7 +7,10 @@
  * a refusal records its sticky error and where it was met, every call
  * counts in hot.calls, and YACErrNoMem lets it go on counting; the state
  * of the document (struct YACWriter's position, nesting and keys, the
- * buffer, levels and key area) stays.
+ * buffer, levels and key area) stays. So is the builder's: a refused
+ * build call records its sticky error (YACItemsBuildFailure), which
+ * refused() clears with YACItemsBuildReset before comparing, so that
+ * every later call is tried on its own.
  *
  * REFUSED(fn, args...) makes the call, which must fail and change
  * nothing; READS(fn, args...) makes a call that has no error result (a
@@ -94,6 +97,10 @@ static bool unchanged(void) {
 
 static void refused(const char *name, YACErr e) {
   CHECK(e != YACErrNo, name);
+  if (YACItemsBuildFailure(&w.items, NULL) != YACErrNo) {
+    CHECK(YACItemsBuildFailure(&w.items, NULL) == e, name);
+    YACItemsBuildReset(&w.items);
+  }
   CHECK(unchanged(), name);
 }
 
@@ -231,6 +238,8 @@ static void test_items(void) {
     REFUSED(YACItemsAddHexlet, &u1, &w.items, &w.arena, hexlet);
     REFUSED(YACItemsAddUTC, &u1, &w.items, &w.arena, 0, 0);
     REFUSED(YACItemsAdd, &u1, &w.items, &nil);
+    REFUSED(YACItemsAddBigint, &u1, &w.items, &w.arena, false, hexlet, 16);
+    REFUSED(YACItemsAddBlobMinus1, &u1, &w.items, UINT64_MAX);
     REFUSED(YACItemsMapPutNIL, &w.items, &w.arena, map, "b");
     w.items.cap = saved_cap;
   }
@@ -238,6 +247,11 @@ static void test_items(void) {
   REFUSED(YACItemsAddStr, &u1, &w.items, &w.arena, (const char *)bad_utf8, 1);
   REFUSED(YACItemsAddFloat, &u1, &w.items, NULL, 0.5);
   REFUSED(YACItemsAddMagic, &u1, &w.items, &w.arena, hexlet, 13);
+  REFUSED(YACItemsAddFloatRaw, &u1, &w.items, &w.arena, bad_float, sizeof bad_float);
+  REFUSED(YACItemsAddTAI64, &u1, &w.items, &w.arena, bad_label, sizeof bad_label);
+  REFUSED(YACItemsAddBigint, &u1, &w.items, &w.arena, true, NULL, 1);
+  REFUSED(YACItemsBuildFailure, NULL, &q1);
+  REFUSED(YACItemsBuildReset, NULL);
   REFUSED(YACItemsAdd, &u1, &w.items, &eoc);
   REFUSED(YACItemsMapPut, &u1, &w.items, &w.arena, root, "b", leaf);
   REFUSED(YACItemsMapPutUint, &w.items, &w.arena, root, "b", 1);

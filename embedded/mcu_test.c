@@ -10,7 +10,7 @@
  * measured with a painted stack, which must not grow with depth; the
  * worst stack of each entry point over every vector (every value type);
  * the header's inline writer calls against the exported ones, replaying
- * every vector.
+ * every vector; the writer's mistakes and the builder's sticky error.
  *
  * Board limits come from the command line: MCU_TREE_DEPTH (deepest tree
  * parsed, which sets the pool: 16 bytes per node), MCU_OUT_CAP (the encode
@@ -315,8 +315,11 @@ static void test_deep(void) {
 }
 
 /* Stack measurement: paint PAINT bytes below the caller's frame, run an
- * operation, and see how far down the paint was overwritten. */
-#define PAINT 2048
+ * operation, and see how far down the paint was overwritten. PAINT is
+ * about twice the deepest use measured (823 bytes): the M0's 16 KiB leave
+ * some 2.6 KiB below the static data for newlib's heap and the stack, and
+ * a deeper paint reaches the heap. */
+#define PAINT 1536
 #define PATTERN 0xA5
 
 static __attribute__((noinline)) uintptr_t paint(void) {
@@ -578,6 +581,66 @@ static void test_writer_pair(void) {
   }
 }
 
+/* The mistakes the writer reports at the faulty call, and the builder's
+ * sticky error, as on the host (c-tests/test_writer.c, test_build.c). */
+static void test_mistakes(void) {
+  /* The shared buffers (static memory is scarce on the M0): `out` for
+   * the writer and the encoding, the first nodes of `pool`. */
+  unsigned char *buf = out;
+  struct YACWriterLevel levels[4];
+  unsigned char mem[24];
+  static const unsigned char big[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  static const unsigned char want[] = {0x09, 0xC1, 'a', 0x0C, 0x89, 0x01, 0x02, 0x03,
+                                       0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0xC1,
+                                       'b', 0x01, 0x00};
+  struct YACWriter w;
+  struct YACWriterFailure where;
+  struct YACItems items;
+  struct YACArena arena;
+  uint32_t map, v;
+  uint64_t call = 9;
+  size_t len = 0, off = 0;
+  YACWriterInit(&w, buf, 32, levels, 4, NULL, 0);
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "t");
+  YACWriterListOpen(&w);
+  CHECK(YACWriterMapClose(&w) == YACErrWrongClose, "LIST closed as a MAP");
+  CHECK(YACWriterFailure(&w, &where) == YACErrWrongClose && where.call == 3 &&
+            where.depth == 2,
+        "where");
+  YACWriterInit(&w, buf, 32, levels, 4, NULL, 0);
+  YACWriterListOpen(&w);
+  CHECK(YACWriterFinish(&w, &len) == YACErrUnclosed, "left open");
+  YACWriterInit(&w, buf, 32, levels, 4, NULL, 0);
+  YACWriterUint(&w, 1);
+  CHECK(YACWriterUint(&w, 2) == YACErrSecondRoot, "second root");
+  YACWriterInit(&w, buf, 2, levels, 4, NULL, 0);
+  YACWriterMapOpen(&w);
+  YACWriterStrZ(&w, "b");
+  YACWriterNIL(&w);
+  CHECK(YACWriterStrZ(&w, "a") == YACErrMapUnordered, "order out of room");
+  YACWriterInit(&w, buf, 32, levels, 4, NULL, 0);
+  CHECK(YACWriterMagic(&w, (const unsigned char *)"ab", 2) == YACErrInvalid,
+        "short MAGIC");
+  /* The builder: keys in order, a big integer, then a sticky mistake. */
+  YACItemsInit(&items, pool, 8);
+  YACArenaInit(&arena, mem, sizeof mem);
+  YACItemsAddMap(&map, &items);
+  YACItemsAddBigint(&v, &items, &arena, false, big, sizeof big);
+  YACItemsMapPut(NULL, &items, &arena, map, "a", v);
+  YACItemsMapPutNIL(&items, &arena, map, "b");
+  CHECK(YACItemsBuildFailure(&items, NULL) == YACErrNo &&
+            YACItemsEncode(&items, map, &off, buf, 32) == YACErrNo &&
+            off == sizeof want && memcmp(buf, want, off) == 0,
+        "built");
+  YACItemsMapPutUint(&items, &arena, map, "", 1);
+  v = 7;
+  CHECK(YACItemsAddNIL(&v, &items) == YACErrMapBadKey && v == 7,
+        "sticks");
+  CHECK(YACItemsBuildFailure(&items, &call) == YACErrMapBadKey && call == 4,
+        "builder's failure");
+}
+
 int main(void) {
   printf("libyac %s, struct YACAtom %lu bytes, struct YACItems %lu bytes\n",
          YAC_VERSION, (unsigned long)sizeof(struct YACAtom),
@@ -590,5 +653,6 @@ int main(void) {
   test_stack();
   test_stack_by_type();
   test_writer_pair();
+  test_mistakes();
   return check_report();
 }

@@ -9,13 +9,15 @@
  * 3. The streaming writer again, through a 16-byte buffer and a flush
  *    callback that writes to OUT.yac.
  * 4. The mistakes a writer refuses, each reported at the faulty call: its
- *    index (from 0), the output offset and the containers open then.
+ *    index (from 0), the output offset and the containers open then; and
+ *    the builder's, with the index of the faulty build call.
  * It prints the document in hex (from 1), whether 2 and 3 agree and what
  * each mistake of 4 reports, and exits 1 on any error of 1 to 3.
  *
  * The checked style: the first error sticks and every later call does
  * nothing, so only YACWriterFinish's result needs checking;
- * YACWriterFailure then says which call failed.
+ * YACWriterFailure then says which call failed. The builder likewise:
+ * YACItemsBuildFailure gives its first error and the call's index.
  *
  * The document: MAP {"id": 7, "name": "sensor-7", "when": <TAI64 of
  * 2024-11-20 12:19:08 UTC>, "ratio": 0.5, "tags": ["lab", "east"],
@@ -107,7 +109,10 @@ static void mistakes(void) {
   report("short MAGIC", &w);
 }
 
-/* 2: the tree builder. Returns the error; `*len` the encoded length. */
+/* 2: the tree builder, in the checked style too: the first error a
+ * build call meets sticks (later build calls are refused with it and
+ * change nothing), so YACItemsBuildFailure is checked once at the end.
+ * Returns the error; `*len` the encoded length. */
 static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
   static struct YACItem pool[32];
   static unsigned char mem[64]; /* the arena: copies of keys and values */
@@ -118,28 +123,67 @@ static YACErr build_doc(unsigned char *out, size_t cap, size_t *len) {
   YACErr err;
   YACItemsInit(&items, pool, sizeof pool / sizeof pool[0]);
   YACArenaInit(&arena, mem, sizeof mem);
-  err = YACItemsAddMap(&root, &items);
-  if (err == YACErrNo) err = YACItemsMapPutStr(&items, &arena, root, "name", "sensor-7");
-  if (err == YACErrNo) err = YACItemsMapPutUint(&items, &arena, root, "id", 7);
-  if (err == YACErrNo) err = YACItemsAddUTC(&when, &items, &arena, WHEN, 0);
-  if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "when", when);
-  if (err == YACErrNo) err = YACItemsMapPutFloat(&items, &arena, root, "ratio", 0.5);
+  YACItemsAddMap(&root, &items);
+  YACItemsMapPutStr(&items, &arena, root, "name", "sensor-7");
+  YACItemsMapPutUint(&items, &arena, root, "id", 7);
+  YACItemsAddUTC(&when, &items, &arena, WHEN, 0);
+  YACItemsMapPut(NULL, &items, &arena, root, "when", when);
+  YACItemsMapPutFloat(&items, &arena, root, "ratio", 0.5);
   /* A LIST: its children are appended in O(1) through a cursor at its
    * end (the cursor moves past each node it inserts). */
-  if (err == YACErrNo) err = YACItemsAddList(&tags, &items);
-  if (err == YACErrNo) err = YACItemsCursorEnd(&end, &items, tags);
-  if (err == YACErrNo) err = YACItemsAddStr(&lab, &items, NULL, "lab", 3);
-  if (err == YACErrNo) err = YACItemsCursorInsert(&items, &end, lab);
-  if (err == YACErrNo) err = YACItemsAddStr(&east, &items, NULL, "east", 4);
-  if (err == YACErrNo) err = YACItemsCursorInsert(&items, &end, east);
-  if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "tags", tags);
-  if (err == YACErrNo) err = YACItemsAddMap(&limits, &items);
-  if (err == YACErrNo) err = YACItemsMapPutSint(&items, &arena, limits, "lo", -40);
-  if (err == YACErrNo) err = YACItemsMapPutSint(&items, &arena, limits, "hi", 125);
-  if (err == YACErrNo) err = YACItemsMapPut(NULL, &items, &arena, root, "limits", limits);
+  YACItemsAddList(&tags, &items);
+  YACItemsCursorEnd(&end, &items, tags);
+  YACItemsAddStr(&lab, &items, NULL, "lab", 3);
+  YACItemsCursorInsert(&items, &end, lab);
+  YACItemsAddStr(&east, &items, NULL, "east", 4);
+  YACItemsCursorInsert(&items, &end, east);
+  YACItemsMapPut(NULL, &items, &arena, root, "tags", tags);
+  /* Keys in order: each put appends in O(1). */
+  YACItemsAddMap(&limits, &items);
+  YACItemsMapPutSint(&items, &arena, limits, "hi", 125);
+  YACItemsMapPutSint(&items, &arena, limits, "lo", -40);
+  YACItemsMapPut(NULL, &items, &arena, root, "limits", limits);
+  err = YACItemsBuildFailure(&items, NULL);
   *len = 0;
   if (err == YACErrNo) err = YACItemsEncode(&items, root, len, out, cap);
   return err;
+}
+
+/* 4, the builder's: what a mistake reports, once the tree is built. */
+static void build_report(const char *mistake, struct YACItems *items) {
+  uint64_t call = 0;
+  YACErr err = YACItemsBuildFailure(items, &call);
+  printf("%s: %s (call %u)\n", mistake, YACErr2Str(err), (unsigned)call);
+}
+
+static void build_mistakes(void) {
+  static struct YACItem pool[8];
+  unsigned char mem[16];
+  struct YACItems items;
+  struct YACArena arena;
+  uint32_t map, list, v;
+  /* An empty key; the NIL after it is refused too. */
+  YACItemsInit(&items, pool, 8);
+  YACArenaInit(&arena, mem, sizeof mem);
+  YACItemsAddMap(&map, &items);
+  YACItemsMapPutUint(&items, &arena, map, "", 1);
+  YACItemsAddNIL(&v, &items);
+  build_report("empty key", &items);
+  /* A put into a LIST. */
+  YACItemsInit(&items, pool, 8);
+  YACItemsAddList(&list, &items);
+  YACItemsMapPutUint(&items, &arena, list, "id", 7);
+  build_report("put into a LIST", &items);
+  /* Negative zero has no encoding. */
+  YACItemsInit(&items, pool, 8);
+  YACItemsAddMap(&map, &items);
+  YACItemsMapPutFloat(&items, &arena, map, "t", -0.0);
+  build_report("negative zero", &items);
+  /* A pool of 2 nodes (no grow callback): a pair needs 2 more. */
+  YACItemsInit(&items, pool, 2);
+  YACItemsAddMap(&map, &items);
+  YACItemsMapPutUint(&items, &arena, map, "id", 7);
+  build_report("pool full", &items);
 }
 
 /* 3: the flush callback: the bytes go to a FILE. */
@@ -217,5 +261,6 @@ int main(int argc, char **argv) {
 
   /* 4. Mistakes. */
   mistakes();
+  build_mistakes();
   return 0;
 }

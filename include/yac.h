@@ -186,9 +186,8 @@ enum YACWalkEvent
 typedef uint32_t YACWalkEvent;
 #endif // __cplusplus
 
-// The free list: its first node and its length. Plain words (the C layer
-// keeps them in reserved words of `struct YACItems`).
-struct FreeList;
+// The builder's memory between calls.
+struct BuildLog;
 
 // Pointer and length of bytes inside the decoded input.
 struct YACBytes {
@@ -301,9 +300,10 @@ struct YACItems {
   YACItemsGrowFn grow;
   // Passed to `grow`.
   void *growCtx;
-  // Internal: where an unfinished parse stands. Set by `YACItemsInit`,
-  // kept by libyac between calls; never read or write it.
-  uint32_t reserved[16];
+  // Internal: where an unfinished parse stands, the free list and the
+  // builder's sticky error. Set by `YACItemsInit`, kept by libyac
+  // between calls; never read or write it.
+  uint32_t reserved[20];
 };
 
 // Where a walk stands. Set up with `YACItemsWalkInit`; the words are
@@ -545,6 +545,23 @@ YACErr YACItemsAddUint(uint32_t *idx, struct YACItems *items, uint64_t v);
 // As for `YACItemsAddNIL`.
 YACErr YACItemsAddSint(uint32_t *idx, struct YACItems *items, int64_t v);
 
+// Makes an integer node of any size: +INT of value `mag` (`neg` false)
+// or -INT of value -1 - `mag` (`neg` true), `mag` being the big-endian
+// magnitude of `magLen` bytes (leading zero bytes are dropped, as the
+// wire form has none). A value that fits 64 bits makes the same node as
+// `YACItemsAddUint`/`YACItemsAddSint` (as a parse would); a larger one a
+// `YACItemPbig`/`YACItemNbig` node whose magnitude is copied into
+// `arena`, or (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`; `mag` readable for `magLen` bytes.
+YACErr YACItemsAddBigint(uint32_t *idx,
+                         struct YACItems *items,
+                         struct YACArena *arena,
+                         bool neg,
+                         const unsigned char *mag,
+                         size_t magLen);
+
 // Makes an empty LIST.
 //
 // # Safety
@@ -563,6 +580,14 @@ YACErr YACItemsAddMap(uint32_t *idx, struct YACItems *items);
 // # Safety
 // As for `YACItemsAddNIL`.
 YACErr YACItemsAddBlob(uint32_t *idx, struct YACItems *items, uint64_t chunkLen);
+
+// Makes an empty BLOB of chunks of `chunkLenMinus1 + 1` bytes, the
+// wire's own field: every chunk length from 1 to 2^64 (`UINT64_MAX`).
+// Otherwise as `YACItemsAddBlob`.
+//
+// # Safety
+// As for `YACItemsAddNIL`.
+YACErr YACItemsAddBlobMinus1(uint32_t *idx, struct YACItems *items, uint64_t chunkLenMinus1);
 
 // Makes a STR node of the `sLen` bytes at `s`: copied into `arena`, or
 // (`arena` NULL) pointed at, then they must outlive the tree. Invalid
@@ -606,6 +631,32 @@ YACErr YACItemsAddHexlet(uint32_t *idx,
 // As for `YACItemsAddStr`.
 YACErr YACItemsAddFloat(uint32_t *idx, struct YACItems *items, struct YACArena *arena, double d);
 
+// Makes a float node of its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
+// 16 or 32; other lengths: `YACErrInvalid`), which must be canonical
+// (`YACErrFloatNonMinimal` otherwise, as `YACWriterFloatRaw`): copied
+// into `arena`, or (`arena` NULL) pointed at.
+//
+// # Safety
+// As for `YACItemsAddStr`; `p` readable for `pLen` bytes.
+YACErr YACItemsAddFloatRaw(uint32_t *idx,
+                           struct YACItems *items,
+                           struct YACArena *arena,
+                           const unsigned char *p,
+                           size_t pLen);
+
+// Makes a TAI64 node of a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA
+// (16) label, which must be valid and minimal (see
+// `YACAtomTAI64Encode`): copied into `arena`, or (`arena` NULL) pointed
+// at.
+//
+// # Safety
+// As for `YACItemsAddStr`; `label` readable for `labelLen` bytes.
+YACErr YACItemsAddTAI64(uint32_t *idx,
+                        struct YACItems *items,
+                        struct YACArena *arena,
+                        const unsigned char *label,
+                        size_t labelLen);
+
 // Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
 // label stored in `arena` (required).
 //
@@ -632,9 +683,11 @@ YACErr YACItemsAddMagic(uint32_t *idx,
 // keeping the keys in order: replaces the value of an equal key (`*old`
 // gets the old value, now unlinked) or inserts the pair (`*old` gets
 // `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
-// (`arena` NULL) pointed at. O(number of keys). An empty key:
-// `YACErrMapBadKey`; `map` not a MAP, or `value` linked already:
-// `YACErrInvalid`. Nothing changes on error.
+// (`arena` NULL) pointed at. O(1) when the tree's previous put (or
+// `YACItemsMapSet`) appended a pair to this same MAP, no node was
+// unlinked since, and `key` sorts above that pair's key: so filling one
+// MAP with keys in order is linear. Otherwise O(number of keys). An empty key: `YACErrMapBadKey`;
+// `map` not a MAP, or `value` linked already: `YACErrInvalid`.
 //
 // # Safety
 // As for `YACItemsAddStr`; `key` NUL-terminated; `old` NULL or writable.
@@ -705,6 +758,38 @@ YACErr YACItemsMapPutFloat(struct YACItems *items,
                            uint32_t map,
                            const char *key,
                            double d);
+
+// The builder's sticky error: `YACErrNo`, or the first error a build
+// call met, and sets `*call` (if `call` is not NULL) to that call's
+// index: the number of build calls that succeeded before it since
+// `YACItemsInit` (0 without an error). Not a build call itself.
+// `YACErrInvalid` for a NULL `items`.
+//
+// Build calls: the adders (`YACItemsAdd` and every `YACItemsAdd...`),
+// the puts (`YACItemsMapPut...`) and the links (`YACItemsInsertAfter`,
+// `YACItemsPrepend`, `YACItemsCursorInsert`, `YACItemsMapAppend`,
+// `YACItemsMapSet`). The first error one of them meets sticks: that call
+// and every later build call return it and change nothing in the tree,
+// the pool (not grown), the arena or their out-parameters: a refused
+// call only records its error, if it is the first. So a tree can be
+// built without checking each call, then checked once here (the
+// returned codes stay exact for code that checks each call).
+// `YACErrNoMem` sticks too: grow the pool or the arena, then
+// `YACItemsBuildReset`. A NULL `items` records nothing. The other calls
+// (parse, reads, removals, encoding) neither look at nor set the sticky
+// error.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`; `call` NULL or writable.
+YACErr YACItemsBuildFailure(const struct YACItems *items, uint64_t *call);
+
+// Forgets the builder's sticky error, so that build calls are taken
+// again. The tree is as the calls left it (every refused call changed
+// nothing). The count of build calls goes on.
+//
+// # Safety
+// `items` as set up by `YACItemsInit`.
+YACErr YACItemsBuildReset(struct YACItems *items);
 
 // Encodes EOC (0x00), which closes the innermost LIST or MAP.
 //
@@ -2161,7 +2246,7 @@ YAC_LAYOUT_CHECK(item_value_size, sizeof(union YACItemValue) == 8);
 YAC_LAYOUT_CHECK(item_size, sizeof(struct YACItem) == 16);
 YAC_LAYOUT_CHECK(item_next, offsetof(struct YACItem, next) == 8);
 YAC_LAYOUT_CHECK(item_meta, offsetof(struct YACItem, meta) == 12);
-YAC_LAYOUT_CHECK(items_size, sizeof(struct YACItems) == YAC_P64(104, 92));
+YAC_LAYOUT_CHECK(items_size, sizeof(struct YACItems) == YAC_P64(120, 108));
 YAC_LAYOUT_CHECK(items_len, offsetof(struct YACItems, len) == YAC_P64(8, 4));
 YAC_LAYOUT_CHECK(items_cap, offsetof(struct YACItems, cap) == YAC_P64(12, 8));
 YAC_LAYOUT_CHECK(items_max_depth, offsetof(struct YACItems, maxDepth) == YAC_P64(16, 12));

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use cbuild::{Mode, Setup};
 use common::native;
 use common::vectors::walk;
-use yac::items::{Item, Items};
+use yac::items::{Arena, Item, Items, ItemsMut, NONE};
 use yac::writer::Writer;
 use yac::Atom;
 
@@ -174,9 +174,10 @@ fn write(setup: &Setup, mode: Mode) {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "{n} bytes:{hex}\nbuilder: same bytes\nstreamed {n} bytes to {}\n{}",
+            "{n} bytes:{hex}\nbuilder: same bytes\nstreamed {n} bytes to {}\n{}{}",
             path.display(),
-            write_mistakes()
+            write_mistakes(),
+            build_mistakes()
         )
     );
     assert_eq!(fs::read(&path).expect("written file"), want);
@@ -225,6 +226,45 @@ fn write_mistakes() -> String {
             f.offset,
             f.depth
         );
+    }
+    text
+}
+
+/// What `write.c` prints for the builder's mistakes, from the Rust tree
+/// given the same build calls.
+fn build_mistakes() -> String {
+    type Calls = for<'p, 'a> fn(&mut ItemsMut<'p, 'a>, &mut Arena<'a>);
+    let cases: [(&str, usize, Calls); 4] = [
+        ("empty key", 8, |t, a| {
+            let map = t.build_call(|t| t.add_map()).unwrap_or(NONE);
+            let _ = t.build_call(|t| t.map_put_new(map, "", &Atom::Uint(1), a));
+            let _ = t.build_call(|t| t.add_nil());
+        }),
+        ("put into a LIST", 8, |t, a| {
+            let list = t.build_call(|t| t.add_list()).unwrap_or(NONE);
+            let _ = t.build_call(|t| t.map_put_new(list, "id", &Atom::Uint(7), a));
+        }),
+        ("negative zero", 8, |t, a| {
+            let map = t.build_call(|t| t.add_map()).unwrap_or(NONE);
+            let _ = t.build_call(|t| {
+                let v = t.add_f64(-0.0, a)?;
+                t.map_put(map, "t", v)
+            });
+        }),
+        ("pool full", 2, |t, a| {
+            let map = t.build_call(|t| t.add_map()).unwrap_or(NONE);
+            let _ = t.build_call(|t| t.map_put_new(map, "id", &Atom::Uint(7), a));
+        }),
+    ];
+    let mut text = String::new();
+    for (name, cap, calls) in cases {
+        let mut pool = vec![Item::default(); cap];
+        let mut mem = [0u8; 16];
+        let mut arena = Arena::new(&mut mem);
+        let mut items = Items::new(&mut pool);
+        calls(&mut items, &mut arena);
+        let f = items.build_failure().expect("a refusal");
+        text += &format!("{name}: {} (call {})\n", f.error.as_str(), f.call);
     }
     text
 }

@@ -169,6 +169,28 @@ impl<'a> Atom<'a> {
         decode(buf)
     }
 
+    /// The integer of a sign and a big-endian magnitude as the decoder
+    /// gives it: +INT `magnitude` (`negative` false) or -INT
+    /// -1 - `magnitude`, as [`Atom::Uint`] or [`Atom::Nint`] when it fits,
+    /// else [`Atom::BigInt`]. Leading zero bytes are dropped (the wire form
+    /// has none).
+    pub fn from_magnitude(negative: bool, magnitude: &'a [u8]) -> Atom<'a> {
+        let magnitude = crate::rules::strip_zeros(magnitude);
+        let big = Atom::BigInt {
+            negative,
+            magnitude,
+        };
+        if magnitude.len() > 8 {
+            return big;
+        }
+        let v = be_u64(magnitude);
+        match (negative, i64::try_from(v)) {
+            (false, _) => Atom::Uint(v),
+            (true, Ok(small)) => Atom::Nint(-1 - small),
+            (true, Err(_)) => big,
+        }
+    }
+
     /// The atom's high-level type.
     pub fn item_type(&self) -> ItemType {
         match self {
@@ -272,23 +294,7 @@ fn integer(buf: &[u8], negative: bool) -> Result<(Atom<'_>, usize), Error> {
     if magnitude.first() == Some(&0) {
         return Err(Error::IntNonMinimal);
     }
-    let atom = if magnitude.len() > 8 {
-        Atom::BigInt {
-            negative,
-            magnitude,
-        }
-    } else {
-        let v = be_u64(magnitude);
-        match (negative, i64::try_from(v)) {
-            (false, _) => Atom::Uint(v),
-            (true, Ok(small)) => Atom::Nint(-1 - small),
-            (true, Err(_)) => Atom::BigInt {
-                negative,
-                magnitude,
-            },
-        }
-    };
-    Ok((atom, 1 + used))
+    Ok((Atom::from_magnitude(negative, magnitude), 1 + used))
 }
 
 /// Decodes and fully validates one atom at the start of `buf`. Returns the

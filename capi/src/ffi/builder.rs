@@ -20,10 +20,10 @@
 use core::ffi::{c_char, c_uchar, CStr};
 
 use super::items::{grow, with_mut, YACItems};
-use super::{input, out, run, YACErr};
+use super::{inp, input, out, run, YACErr};
 use yac::atom::Atom;
 use yac::error::Error;
-use yac::items::{Arena, ItemsMut};
+use yac::items::{Arena, ItemsMut, NONE};
 
 /// Caller memory that node payloads are copied into: `mem`, `cap` bytes,
 /// of which the first `len` are used. Set it up with `YACArenaInit` (or
@@ -90,76 +90,103 @@ impl Room {
 ///
 /// # Safety
 /// `items` as for `with_mut`.
-unsafe fn reserve(items: *mut YACItems, room: Room) -> Result<(), YACErr> {
+unsafe fn reserve(items: *mut YACItems, room: Room) -> Result<(), Error> {
     // SAFETY: per this function's contract.
     let Some(it) = (unsafe { items.as_ref() }) else {
-        return Err(YACErr::YACErrInvalid);
+        return Err(Error::Invalid);
     };
     let free = it.free_list().len;
     let (mut len, mut cap) = (it.len, it.cap);
     while !room.fits(len, cap, free) {
         // SAFETY: per this function's contract.
         if !unsafe { grow(items) } {
-            return Err(YACErr::YACErrNoMem);
+            return Err(Error::NoMem);
         }
         // SAFETY: as above; `grow` changed only `list` and `cap`.
-        let it = unsafe { items.as_ref() }.ok_or(YACErr::YACErrInvalid)?;
+        let it = unsafe { items.as_ref() }.ok_or(Error::Invalid)?;
         (len, cap) = (it.len, it.cap);
     }
     Ok(())
 }
 
-/// Runs an adder that needs `room`: room first (growing the pool), then
-/// `f` on the tree and, when `arena` is not NULL, an arena over its free
-/// part, whose use is recorded afterwards.
+/// The free part of a caller's arena, checked.
+type Free<'x> = Option<(&'x mut YACArena, Arena<'static>)>;
+
+/// Borrows the free part of `arena` (NULL: none).
 ///
 /// # Safety
-/// `idx` writable; `items` as for `with_mut`; `arena` NULL or a
-/// `struct YACArena` whose `mem` is writable for `cap` bytes and lives as
-/// long as the tree.
+/// `arena` NULL or a `struct YACArena` whose `mem` is writable for `cap`
+/// bytes and lives as long as the tree.
+unsafe fn free_part<'x>(arena: *mut YACArena) -> Result<Free<'x>, Error> {
+    // SAFETY: `arena` is NULL or valid (contract).
+    let Some(a) = (unsafe { arena.as_mut() }) else {
+        return Ok(None);
+    };
+    if a.len > a.cap || (a.mem.is_null() && a.cap != 0) {
+        return Err(Error::Invalid);
+    }
+    let free: &'static mut [u8] = if a.mem.is_null() {
+        &mut []
+    } else {
+        // SAFETY: `mem` is writable for `cap` bytes and lives as long as
+        // the tree (contract); bytes from `len` on are not pointed at by
+        // any node yet.
+        unsafe { core::slice::from_raw_parts_mut(a.mem.add(a.len), a.cap - a.len) }
+    };
+    Ok(Some((a, Arena::new(free))))
+}
+
+/// Runs a build call that needs `room` and sets `*idx` to the node `f`
+/// made. Once an error sticks (see `YACItemsBuildFailure`) the call is
+/// refused with it before anything else, the pool not grown. Otherwise
+/// room first (growing the pool), then `f` on the tree and, when `arena`
+/// is not NULL, an arena over its free part, whose use is recorded
+/// afterwards; an error met on the way sticks. `*idx` is set on success
+/// only. A NULL `idx` is refused unless `optional`.
+///
+/// # Safety
+/// `idx` NULL or writable; `items` as for `with_mut`; `arena` as for
+/// `free_part`.
 unsafe fn build(
     idx: *mut u32,
+    optional: bool,
     items: *mut YACItems,
     arena: *mut YACArena,
     room: Room,
     f: impl FnOnce(&mut ItemsMut<'_, 'static>, Option<&mut Arena<'static>>) -> Result<u32, Error>,
 ) -> YACErr {
+    // SAFETY: `idx` NULL or writable (contract).
+    let idx = unsafe { idx.as_mut() };
     run(|| {
-        // SAFETY: per this function's contract.
-        let idx = unsafe { out(idx)? };
-        // SAFETY: per this function's contract.
-        unsafe { reserve(items, room)? };
-        // SAFETY: `arena` is NULL or valid (contract).
-        let a = unsafe { arena.as_mut() };
-        let mut arena = match a {
-            None => None,
-            Some(a) if a.len > a.cap || (a.mem.is_null() && a.cap != 0) => {
-                return Err(YACErr::YACErrInvalid);
-            }
-            Some(a) => {
-                let free: &'static mut [u8] = if a.mem.is_null() {
-                    &mut []
-                } else {
-                    // SAFETY: `mem` is writable for `cap` bytes and lives as
-                    // long as the tree (contract); bytes from `len` on are
-                    // not pointed at by any node yet.
-                    unsafe { core::slice::from_raw_parts_mut(a.mem.add(a.len), a.cap - a.len) }
-                };
-                Some((a, Arena::new(free)))
-            }
+        // SAFETY: `items` per this function's contract.
+        let stuck = unsafe { inp(items.cast_const()) }?
+            .build_log()
+            .failure()
+            .is_some();
+        let ready = if stuck {
+            Ok(None)
+        } else if idx.is_none() && !optional {
+            Err(Error::Invalid)
+        } else {
+            // SAFETY: per this function's contract.
+            unsafe { reserve(items, room).and_then(|()| free_part(arena)) }
         };
         // SAFETY: `items` per this function's contract.
-        let r = unsafe {
-            with_mut(items, |t| match arena.as_mut() {
-                Some((_, ar)) => f(t, Some(ar)),
-                None => f(t, None),
+        let made = unsafe {
+            with_mut(items, |t| {
+                t.build_call(|t| {
+                    let mut free = ready?;
+                    let made = f(t, free.as_mut().map(|(_, ar)| ar))?;
+                    if let Some((a, ar)) = free {
+                        a.len += ar.used();
+                    }
+                    Ok(made)
+                })
             })
-        };
-        let made = r?;
-        if let Some((a, ar)) = arena {
-            a.len += ar.used();
+        }?;
+        if let Some(i) = idx {
+            *i = made;
         }
-        *idx = made;
         Ok(())
     })
 }
@@ -169,6 +196,27 @@ fn need<'x>(arena: Option<&'x mut Arena<'static>>) -> Result<&'x mut Arena<'stat
     arena.ok_or(Error::Invalid)
 }
 
+/// A pointer argument's bytes, as an error that can stick.
+///
+/// # Safety
+/// As for `input`.
+unsafe fn bytes<'x>(p: *const c_uchar, len: usize) -> Result<&'x [u8], Error> {
+    // SAFETY: per this function's contract.
+    unsafe { input(p, len) }.map_err(|_| Error::Invalid)
+}
+
+/// A NUL-terminated argument's bytes.
+///
+/// # Safety
+/// `s` NULL or NUL-terminated and alive for `'x`.
+unsafe fn c_str<'x>(s: *const c_char) -> Result<&'x [u8], Error> {
+    if s.is_null() {
+        return Err(Error::Invalid);
+    }
+    // SAFETY: non-NULL and NUL-terminated (contract).
+    Ok(unsafe { CStr::from_ptr(s) }.to_bytes())
+}
+
 /// Makes a NIL node.
 ///
 /// # Safety
@@ -176,11 +224,21 @@ fn need<'x>(arena: Option<&'x mut Arena<'static>>) -> Result<&'x mut Arena<'stat
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> YACErr {
     // SAFETY: per the contract (no arena).
-    unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
-            t.add_nil()
-        })
-    }
+    unsafe { simple(idx, items, Room::ONE, |t| t.add_nil()) }
+}
+
+/// A build call of an adder that needs no arena.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+unsafe fn simple(
+    idx: *mut u32,
+    items: *mut YACItems,
+    room: Room,
+    f: impl FnOnce(&mut ItemsMut<'_, 'static>) -> Result<u32, Error>,
+) -> YACErr {
+    // SAFETY: per the contract (no arena).
+    unsafe { build(idx, false, items, core::ptr::null_mut(), room, |t, _| f(t)) }
 }
 
 /// Makes a TRUE or FALSE node.
@@ -189,12 +247,8 @@ pub unsafe extern "C" fn YACItemsAddNIL(idx: *mut u32, items: *mut YACItems) -> 
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v: bool) -> YACErr {
-    // SAFETY: per the contract (no arena).
-    unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
-            t.add_bool(v)
-        })
-    }
+    // SAFETY: per the contract.
+    unsafe { simple(idx, items, Room::ONE, |t| t.add_bool(v)) }
 }
 
 /// Makes a +INT node.
@@ -203,12 +257,8 @@ pub unsafe extern "C" fn YACItemsAddBool(idx: *mut u32, items: *mut YACItems, v:
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v: u64) -> YACErr {
-    // SAFETY: per the contract (no arena).
-    unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
-            t.add_uint(v)
-        })
-    }
+    // SAFETY: per the contract.
+    unsafe { simple(idx, items, Room::ONE, |t| t.add_uint(v)) }
 }
 
 /// Makes a +INT (`v` >= 0) or -INT node.
@@ -217,10 +267,39 @@ pub unsafe extern "C" fn YACItemsAddUint(idx: *mut u32, items: *mut YACItems, v:
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddSint(idx: *mut u32, items: *mut YACItems, v: i64) -> YACErr {
-    // SAFETY: per the contract (no arena).
+    // SAFETY: per the contract.
+    unsafe { simple(idx, items, Room::ONE, |t| t.add_int(v)) }
+}
+
+/// Makes an integer node of any size: +INT of value `mag` (`neg` false)
+/// or -INT of value -1 - `mag` (`neg` true), `mag` being the big-endian
+/// magnitude of `magLen` bytes (leading zero bytes are dropped, as the
+/// wire form has none). A value that fits 64 bits makes the same node as
+/// `YACItemsAddUint`/`YACItemsAddSint` (as a parse would); a larger one a
+/// `YACItemPbig`/`YACItemNbig` node whose magnitude is copied into
+/// `arena`, or (`arena` NULL) pointed at.
+///
+/// # Safety
+/// As for `YACItemsAddStr`; `mag` readable for `magLen` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddBigint(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    neg: bool,
+    mag: *const c_uchar,
+    magLen: usize,
+) -> YACErr {
+    // SAFETY: per the contract.
     unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
-            t.add_int(v)
+        build(idx, false, items, arena, Room::ONE, |t, a| {
+            // SAFETY: readable for `magLen` bytes, alive while the tree is
+            // used when no arena copies them (contract).
+            let m = bytes(mag, magLen)?;
+            match a {
+                Some(a) => t.add_bigint_copy(neg, m, a),
+                None => t.add_bigint(neg, m),
+            }
         })
     }
 }
@@ -231,12 +310,8 @@ pub unsafe extern "C" fn YACItemsAddSint(idx: *mut u32, items: *mut YACItems, v:
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) -> YACErr {
-    // SAFETY: per the contract (no arena).
-    unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
-            t.add_list()
-        })
-    }
+    // SAFETY: per the contract.
+    unsafe { simple(idx, items, Room::ONE, |t| t.add_list()) }
 }
 
 /// Makes an empty MAP (fill it with `YACItemsMapPut...`).
@@ -245,12 +320,8 @@ pub unsafe extern "C" fn YACItemsAddList(idx: *mut u32, items: *mut YACItems) ->
 /// As for `YACItemsAddNIL`.
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsAddMap(idx: *mut u32, items: *mut YACItems) -> YACErr {
-    // SAFETY: per the contract (no arena).
-    unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::ONE, |t, _| {
-            t.add_map()
-        })
-    }
+    // SAFETY: per the contract.
+    unsafe { simple(idx, items, Room::ONE, |t| t.add_map()) }
 }
 
 /// Makes an empty BLOB of chunks of `chunkLen` bytes (0: `YACErrInvalid`);
@@ -264,12 +335,28 @@ pub unsafe extern "C" fn YACItemsAddBlob(
     items: *mut YACItems,
     chunkLen: u64,
 ) -> YACErr {
-    // SAFETY: per the contract (no arena).
+    // SAFETY: per the contract.
     unsafe {
-        build(idx, items, core::ptr::null_mut(), Room::BLOB, |t, _| {
+        simple(idx, items, Room::BLOB, |t| {
             t.add_blob(chunkLen.checked_sub(1).ok_or(Error::Invalid)?)
         })
     }
+}
+
+/// Makes an empty BLOB of chunks of `chunkLenMinus1 + 1` bytes, the
+/// wire's own field: every chunk length from 1 to 2^64 (`UINT64_MAX`).
+/// Otherwise as `YACItemsAddBlob`.
+///
+/// # Safety
+/// As for `YACItemsAddNIL`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddBlobMinus1(
+    idx: *mut u32,
+    items: *mut YACItems,
+    chunkLenMinus1: u64,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe { simple(idx, items, Room::BLOB, |t| t.add_blob(chunkLenMinus1)) }
 }
 
 /// Makes a STR node of the `sLen` bytes at `s`: copied into `arena`, or
@@ -287,19 +374,39 @@ pub unsafe extern "C" fn YACItemsAddStr(
     s: *const c_char,
     sLen: usize,
 ) -> YACErr {
-    // SAFETY: `s` readable for `sLen` bytes (contract); without an arena
-    // the caller keeps them alive while the tree is used (hence 'static).
-    let bytes = match unsafe { input(s.cast(), sLen) } {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, Room::ONE, |t, a| {
-            let text = yac::utf8::validate_str(bytes)?;
+        build(idx, false, items, arena, Room::ONE, |t, a| {
+            // SAFETY: `s` readable for `sLen` bytes (contract); without an
+            // arena the caller keeps them alive while the tree is used.
+            let text = yac::utf8::validate_str(bytes(s.cast(), sLen)?)?;
             match a {
                 Some(a) => t.add_str_copy(text, a),
                 None => t.add_str(text),
+            }
+        })
+    }
+}
+
+/// Makes a node of a bytes atom `atom` holds: copied into `arena` or
+/// (`arena` NULL) pointed at.
+///
+/// # Safety
+/// As for `YACItemsAddStr`; the atom's bytes alive while the tree is used
+/// when no arena copies them.
+unsafe fn add_bytes(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    atom: impl FnOnce() -> Result<Atom<'static>, Error>,
+) -> YACErr {
+    // SAFETY: per the contract.
+    unsafe {
+        build(idx, false, items, arena, Room::ONE, |t, a| {
+            let atom = atom()?;
+            match a {
+                Some(a) => t.add_copy(&atom, a),
+                None => t.add(&atom),
             }
         })
     }
@@ -318,18 +425,8 @@ pub unsafe extern "C" fn YACItemsAddBin(
     v: *const c_uchar,
     vLen: usize,
 ) -> YACErr {
-    // SAFETY: as in YACItemsAddStr.
-    let bytes = match unsafe { input(v, vLen) } {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
-    // SAFETY: per the contract.
-    unsafe {
-        build(idx, items, arena, Room::ONE, |t, a| match a {
-            Some(a) => t.add_bin_copy(bytes, a),
-            None => t.add_bin(bytes),
-        })
-    }
+    // SAFETY: per the contract; the bytes as in YACItemsAddStr.
+    unsafe { add_bytes(idx, items, arena, || Ok(Atom::Bin(bytes(v, vLen)?))) }
 }
 
 /// Makes a HEXLET node of the 16 bytes at `hexlet`: copied into `arena`,
@@ -344,19 +441,11 @@ pub unsafe extern "C" fn YACItemsAddHexlet(
     arena: *mut YACArena,
     hexlet: *const c_uchar,
 ) -> YACErr {
-    // SAFETY: as in YACItemsAddStr.
-    let bytes = match unsafe { input(hexlet, 16) } {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
-    // SAFETY: per the contract.
+    // SAFETY: per the contract; the bytes as in YACItemsAddStr.
     unsafe {
-        build(idx, items, arena, Room::ONE, |t, a| {
-            let h: &'static [u8; 16] = bytes.try_into().map_err(|_| Error::Invalid)?;
-            match a {
-                Some(a) => t.add_copy(&Atom::Hexlet(h), a),
-                None => t.add_hexlet(h),
-            }
+        add_bytes(idx, items, arena, || {
+            let h = bytes(hexlet, 16)?;
+            Ok(Atom::Hexlet(h.try_into().map_err(|_| Error::Invalid)?))
         })
     }
 }
@@ -375,7 +464,53 @@ pub unsafe extern "C" fn YACItemsAddFloat(
     d: f64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { build(idx, items, arena, Room::ONE, |t, a| t.add_f64(d, need(a)?)) }
+    unsafe {
+        build(idx, false, items, arena, Room::ONE, |t, a| {
+            t.add_f64(d, need(a)?)
+        })
+    }
+}
+
+/// Makes a float node of its big-endian IEEE 754 bytes (`pLen` 2, 4, 8,
+/// 16 or 32; other lengths: `YACErrInvalid`), which must be canonical
+/// (`YACErrFloatNonMinimal` otherwise, as `YACWriterFloatRaw`): copied
+/// into `arena`, or (`arena` NULL) pointed at.
+///
+/// # Safety
+/// As for `YACItemsAddStr`; `p` readable for `pLen` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddFloatRaw(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    p: *const c_uchar,
+    pLen: usize,
+) -> YACErr {
+    // SAFETY: per the contract; the bytes as in YACItemsAddStr.
+    unsafe { add_bytes(idx, items, arena, || Ok(Atom::Float(bytes(p, pLen)?))) }
+}
+
+/// Makes a TAI64 node of a TAI64 (`labelLen` 8), TAI64N (12) or TAI64NA
+/// (16) label, which must be valid and minimal (see
+/// `YACAtomTAI64Encode`): copied into `arena`, or (`arena` NULL) pointed
+/// at.
+///
+/// # Safety
+/// As for `YACItemsAddStr`; `label` readable for `labelLen` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsAddTAI64(
+    idx: *mut u32,
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    label: *const c_uchar,
+    labelLen: usize,
+) -> YACErr {
+    // SAFETY: per the contract; the bytes as in YACItemsAddStr.
+    unsafe {
+        add_bytes(idx, items, arena, || {
+            Ok(Atom::Tai64(bytes(label, labelLen)?))
+        })
+    }
 }
 
 /// Makes a TAI64 (TAI64N when `nsec` is not 0) node of a UNIX time, its
@@ -393,7 +528,7 @@ pub unsafe extern "C" fn YACItemsAddUTC(
 ) -> YACErr {
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, Room::ONE, |t, a| {
+        build(idx, false, items, arena, Room::ONE, |t, a| {
             t.add_utc(unixSec, nsec, need(a)?)
         })
     }
@@ -412,15 +547,12 @@ pub unsafe extern "C" fn YACItemsAddMagic(
     magic: *const c_uchar,
     magicLen: usize,
 ) -> YACErr {
-    // SAFETY: `magic` readable for `magicLen` bytes (contract).
-    let bytes = match unsafe { input(magic, magicLen) } {
-        Ok(b) => b,
-        Err(e) => return e,
-    };
     // SAFETY: per the contract.
     unsafe {
-        build(idx, items, arena, Room::ONE, |t, a| {
-            t.add_magic(bytes, need(a)?)
+        build(idx, false, items, arena, Room::ONE, |t, a| {
+            // SAFETY: `magic` readable for `magicLen` bytes (contract).
+            let m = bytes(magic, magicLen)?;
+            t.add_magic(m, need(a)?)
         })
     }
 }
@@ -429,9 +561,11 @@ pub unsafe extern "C" fn YACItemsAddMagic(
 /// keeping the keys in order: replaces the value of an equal key (`*old`
 /// gets the old value, now unlinked) or inserts the pair (`*old` gets
 /// `YACItemNone`). `old` may be NULL. The key is copied into `arena`, or
-/// (`arena` NULL) pointed at. O(number of keys). An empty key:
-/// `YACErrMapBadKey`; `map` not a MAP, or `value` linked already:
-/// `YACErrInvalid`. Nothing changes on error.
+/// (`arena` NULL) pointed at. O(1) when the tree's previous put (or
+/// `YACItemsMapSet`) appended a pair to this same MAP, no node was
+/// unlinked since, and `key` sorts above that pair's key: so filling one
+/// MAP with keys in order is linear. Otherwise O(number of keys). An empty key: `YACErrMapBadKey`;
+/// `map` not a MAP, or `value` linked already: `YACErrInvalid`.
 ///
 /// # Safety
 /// As for `YACItemsAddStr`; `key` NUL-terminated; `old` NULL or writable.
@@ -444,29 +578,48 @@ pub unsafe extern "C" fn YACItemsMapPut(
     key: *const c_char,
     value: u32,
 ) -> YACErr {
-    if key.is_null() {
-        return YACErr::YACErrInvalid;
-    }
-    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
-    // is used when no arena copies it.
-    let key: &'static [u8] = unsafe { CStr::from_ptr(key) }.to_bytes();
-    let mut prev = 0u32;
     // SAFETY: per the contract.
-    let e = unsafe {
-        build(&mut prev, items, arena, Room::ONE, |t, a| {
-            let k = yac::utf8::validate_str(key)?;
+    unsafe {
+        build(old, true, items, arena, Room::ONE, |t, a| {
+            // SAFETY: NUL-terminated (contract); alive while the tree is
+            // used when no arena copies it.
+            let k = yac::utf8::validate_str(c_str(key)?)?;
             let old = match a {
                 Some(a) => t.map_put_copy(map, k, value, a)?,
                 None => t.map_put(map, k, value)?,
             };
-            Ok(old.unwrap_or(yac::items::NONE))
+            Ok(old.unwrap_or(NONE))
         })
-    };
-    // SAFETY: `old` NULL or writable (contract).
-    if let (YACErr::YACErrNo, Ok(o)) = (e, unsafe { out(old) }) {
-        *o = prev;
     }
-    e
+}
+
+/// A put of a new value node under `key` of `map` (see `YACItemsMapPut`):
+/// `f` makes the value and sets it under the checked key; room for both
+/// nodes is made first.
+///
+/// # Safety
+/// As for `YACItemsMapPut`.
+unsafe fn put(
+    items: *mut YACItems,
+    arena: *mut YACArena,
+    key: *const c_char,
+    f: impl FnOnce(
+        &mut ItemsMut<'_, 'static>,
+        &'static str,
+        Option<&mut Arena<'static>>,
+    ) -> Result<Option<u32>, Error>,
+) -> YACErr {
+    // The value's node, then the key's.
+    let room = Room { end: 0, singles: 2 };
+    // SAFETY: per the contract.
+    unsafe {
+        build(core::ptr::null_mut(), true, items, arena, room, |t, a| {
+            // SAFETY: NUL-terminated (contract); alive while the tree is
+            // used when no arena copies it.
+            let k = yac::utf8::validate_str(c_str(key)?)?;
+            Ok(f(t, k, a)?.unwrap_or(NONE))
+        })
+    }
 }
 
 /// Sets `key` of `map` to a new node for `value` (see `YACItemsMapPut`):
@@ -475,54 +628,23 @@ pub unsafe extern "C" fn YACItemsMapPut(
 ///
 /// # Safety
 /// As for `YACItemsMapPut`; `value`'s bytes as the key's.
-unsafe fn put_with(
-    items: *mut YACItems,
-    arena: *mut YACArena,
-    map: u32,
-    key: *const c_char,
-    value: &Atom<'_>,
-    borrowed: Option<&Atom<'static>>,
-) -> YACErr {
-    if key.is_null() {
-        return YACErr::YACErrInvalid;
-    }
-    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
-    // is used when no arena copies it.
-    let key: &'static [u8] = unsafe { CStr::from_ptr(key) }.to_bytes();
-    // The value's node(s), then the key's.
-    let room = if matches!(value, Atom::Blob { .. }) {
-        Room { end: 2, singles: 1 }
-    } else {
-        Room { end: 0, singles: 2 }
-    };
-    let mut unused = 0u32;
-    // SAFETY: per the contract.
-    unsafe {
-        build(&mut unused, items, arena, room, |t, a| {
-            let k = yac::utf8::validate_str(key)?;
-            let old = match (a, borrowed) {
-                (Some(a), _) => t.map_put_new(map, k, value, a)?,
-                (None, Some(v)) => t.map_put_new_ref(map, k, v)?,
-                (None, None) => return Err(Error::Invalid),
-            };
-            Ok(old.unwrap_or(yac::items::NONE))
-        })
-    }
-}
-
-/// `put_with` for a value whose bytes (if any) the caller keeps alive.
-///
-/// # Safety
-/// As for `put_with`.
 unsafe fn put_static(
     items: *mut YACItems,
     arena: *mut YACArena,
     map: u32,
     key: *const c_char,
-    value: Atom<'static>,
+    value: impl FnOnce() -> Result<Atom<'static>, Error>,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, &value, Some(&value)) }
+    unsafe {
+        put(items, arena, key, |t, k, a| {
+            let v = value()?;
+            match a {
+                Some(a) => t.map_put_new(map, k, &v, a),
+                None => t.map_put_new_ref(map, k, &v),
+            }
+        })
+    }
 }
 
 /// Sets `key` of `map` to a new +INT node (see `YACItemsMapPut`; an old
@@ -539,7 +661,7 @@ pub unsafe extern "C" fn YACItemsMapPutUint(
     v: u64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_static(items, arena, map, key, Atom::Uint(v)) }
+    unsafe { put_static(items, arena, map, key, || Ok(Atom::Uint(v))) }
 }
 
 /// Sets `key` of `map` to a new +INT/-INT node.
@@ -555,7 +677,7 @@ pub unsafe extern "C" fn YACItemsMapPutSint(
     v: i64,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_static(items, arena, map, key, Atom::from_i64(v)) }
+    unsafe { put_static(items, arena, map, key, || Ok(Atom::from_i64(v))) }
 }
 
 /// Sets `key` of `map` to a new TRUE/FALSE node.
@@ -571,7 +693,7 @@ pub unsafe extern "C" fn YACItemsMapPutBool(
     v: bool,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_static(items, arena, map, key, Atom::Bool(v)) }
+    unsafe { put_static(items, arena, map, key, || Ok(Atom::Bool(v))) }
 }
 
 /// Sets `key` of `map` to a new NIL node.
@@ -586,7 +708,7 @@ pub unsafe extern "C" fn YACItemsMapPutNIL(
     key: *const c_char,
 ) -> YACErr {
     // SAFETY: per the contract.
-    unsafe { put_static(items, arena, map, key, Atom::Nil) }
+    unsafe { put_static(items, arena, map, key, || Ok(Atom::Nil)) }
 }
 
 /// Sets `key` of `map` to a new STR node of the NUL-terminated `s`
@@ -602,17 +724,13 @@ pub unsafe extern "C" fn YACItemsMapPutStr(
     key: *const c_char,
     s: *const c_char,
 ) -> YACErr {
-    if s.is_null() {
-        return YACErr::YACErrInvalid;
+    // SAFETY: per the contract; `s` NUL-terminated and alive while the
+    // tree is used when no arena copies it.
+    unsafe {
+        put_static(items, arena, map, key, || {
+            Ok(Atom::Str(yac::utf8::validate_str(c_str(s)?)?))
+        })
     }
-    // SAFETY: non-NULL and NUL-terminated (contract); alive while the tree
-    // is used when no arena copies it.
-    let b: &'static [u8] = unsafe { CStr::from_ptr(s) }.to_bytes();
-    let Ok(text) = yac::utf8::validate_str(b) else {
-        return YACErr::YACErrBadUTF8;
-    };
-    // SAFETY: per the contract.
-    unsafe { put_static(items, arena, map, key, Atom::Str(text)) }
 }
 
 /// Sets `key` of `map` to a new float node of `d` (`arena` required).
@@ -627,13 +745,67 @@ pub unsafe extern "C" fn YACItemsMapPutFloat(
     key: *const c_char,
     d: f64,
 ) -> YACErr {
-    let mut b = [0u8; 8];
-    let n = match yac::float::shortest(d, &mut b) {
-        Ok(n) => n,
-        Err(e) => return e.into(),
-    };
-    // The arena (required) copies the bytes, so a local buffer will do.
-    let value = Atom::Float(b.get(..n).unwrap_or(&[]));
     // SAFETY: per the contract.
-    unsafe { put_with(items, arena, map, key, &value, None) }
+    unsafe {
+        put(items, arena, key, |t, k, a| {
+            let mut b = [0u8; 8];
+            let n = yac::float::shortest(d, &mut b)?;
+            // The arena (required) copies the bytes.
+            let value = Atom::Float(b.get(..n).unwrap_or(&[]));
+            t.map_put_new(map, k, &value, need(a)?)
+        })
+    }
+}
+
+/// The builder's sticky error: `YACErrNo`, or the first error a build
+/// call met, and sets `*call` (if `call` is not NULL) to that call's
+/// index: the number of build calls that succeeded before it since
+/// `YACItemsInit` (0 without an error). Not a build call itself.
+/// `YACErrInvalid` for a NULL `items`.
+///
+/// Build calls: the adders (`YACItemsAdd` and every `YACItemsAdd...`),
+/// the puts (`YACItemsMapPut...`) and the links (`YACItemsInsertAfter`,
+/// `YACItemsPrepend`, `YACItemsCursorInsert`, `YACItemsMapAppend`,
+/// `YACItemsMapSet`). The first error one of them meets sticks: that call
+/// and every later build call return it and change nothing in the tree,
+/// the pool (not grown), the arena or their out-parameters: a refused
+/// call only records its error, if it is the first. So a tree can be
+/// built without checking each call, then checked once here (the
+/// returned codes stay exact for code that checks each call).
+/// `YACErrNoMem` sticks too: grow the pool or the arena, then
+/// `YACItemsBuildReset`. A NULL `items` records nothing. The other calls
+/// (parse, reads, removals, encoding) neither look at nor set the sticky
+/// error.
+///
+/// # Safety
+/// `items` as set up by `YACItemsInit`; `call` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsBuildFailure(items: *const YACItems, call: *mut u64) -> YACErr {
+    // SAFETY: per the contract.
+    let Ok(it) = (unsafe { inp(items) }) else {
+        return YACErr::YACErrInvalid;
+    };
+    let failure = it.build_log().failure();
+    // SAFETY: `call` NULL or writable (contract).
+    if let Some(c) = unsafe { call.as_mut() } {
+        *c = failure.map_or(0, |f| u64::from(f.call));
+    }
+    failure.map_or(YACErr::YACErrNo, |f| f.error.into())
+}
+
+/// Forgets the builder's sticky error, so that build calls are taken
+/// again. The tree is as the calls left it (every refused call changed
+/// nothing). The count of build calls goes on.
+///
+/// # Safety
+/// `items` as set up by `YACItemsInit`.
+#[no_mangle]
+pub unsafe extern "C" fn YACItemsBuildReset(items: *mut YACItems) -> YACErr {
+    // SAFETY: per the contract.
+    run(|| unsafe {
+        with_mut(items, |t| {
+            t.build_reset();
+            Ok(())
+        })
+    })
 }

@@ -260,7 +260,7 @@ pub unsafe extern "C" fn YACItemsCursorInsert(
     idx: u32,
 ) -> YACErr {
     // SAFETY: per the contract.
-    run(|| unsafe { edit(items, cur, |t, c| t.cursor_insert(c, idx)) })
+    run(|| unsafe { edit(items, cur, |t, c| t.build_call(|t| t.cursor_insert(c, idx))) })
 }
 
 /// Unlinks the child after the cursor, in a LIST or BLOB; `*removed` gets
@@ -326,7 +326,11 @@ pub unsafe extern "C" fn YACItemsMapAppend(
     value: u32,
 ) -> YACErr {
     // SAFETY: per the contract.
-    run(|| unsafe { edit(items, cur, |t, c| t.map_append(c, key, value)) })
+    run(|| unsafe {
+        edit(items, cur, |t, c| {
+            t.build_call(|t| t.map_append(c, key, value))
+        })
+    })
 }
 
 /// The container of a cursor (`YACItemNone` for NULL).

@@ -12,7 +12,7 @@ use super::cursor::YACCursor;
 use super::items::{YACItems, YACWalk};
 use super::writer::{YACWriter, YACWriterFailure};
 use super::{YACErr, YACItemType};
-use yac::items::{Cursor, Item, ItemValue, Links, ParseState, WalkState};
+use yac::items::{BuildLog, Cursor, FreeList, Item, ItemValue, Links, ParseState, WalkState};
 use yac::writer::{Hot, Level};
 
 /// `a` with 64-bit pointers, `b` with 32-bit ones (the header's `YAC_P64`).
@@ -38,7 +38,7 @@ const _: () = {
     assert!(size_of::<ItemValue>() == 8);
     assert!(size_of::<Item>() == 16);
     assert!(offset_of!(Item, next) == 8 && offset_of!(Item, meta) == 12);
-    assert!(size_of::<YACItems>() == p64(104, 92));
+    assert!(size_of::<YACItems>() == p64(120, 108));
     assert!(offset_of!(YACItems, len) == p64(8, 4));
     assert!(offset_of!(YACItems, cap) == p64(12, 8));
     assert!(offset_of!(YACItems, maxDepth) == p64(16, 12));
@@ -71,5 +71,9 @@ const _: () = {
     assert!(offset_of!(YACArena, cap) == p64(8, 4));
     assert!(offset_of!(YACArena, len) == p64(16, 8));
     // The internal states fit their reserved words.
-    assert!(ParseState::WORDS <= 16 && WalkState::WORDS <= 8 && Cursor::WORDS == 4);
+    assert!(
+        ParseState::WORDS + FreeList::WORDS + BuildLog::WORDS <= 20
+            && WalkState::WORDS <= 8
+            && Cursor::WORDS == 4
+    );
 };

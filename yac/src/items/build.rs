@@ -10,7 +10,9 @@
 //!
 //! Every adder makes one new, unlinked node (a BLOB takes two slots) and
 //! returns its index; link it with the edit calls, or set it under a key of
-//! a MAP with [`Items::map_put`] (O(number of keys): keys stay ordered).
+//! a MAP with [`Items::map_put`] (keys stay ordered: O(1) when the key
+//! sorts above the one the previous put appended to the same MAP, else
+//! O(number of keys)).
 //!
 //! A refusal changes nothing, the arena included: every call checks all
 //! it can fail on (an unfinished parse, the value, room in the pool and in
@@ -149,6 +151,24 @@ impl<'a> Items<'a, &mut [Item]> {
         self.add(&copied)
     }
 
+    /// A new integer node of a sign and a big-endian magnitude: +INT
+    /// `magnitude` or -INT -1 - `magnitude`, leading zero bytes dropped, a
+    /// +INT/-INT node when the value fits 64 bits (as parsed), else a big
+    /// integer node pointing at `magnitude`.
+    pub fn add_bigint(&mut self, negative: bool, magnitude: &'a [u8]) -> Result<u32, Error> {
+        self.add(&Atom::from_magnitude(negative, magnitude))
+    }
+
+    /// [`Items::add_bigint`] with a big magnitude copied into `arena`.
+    pub fn add_bigint_copy(
+        &mut self,
+        negative: bool,
+        magnitude: &[u8],
+        arena: &mut Arena<'a>,
+    ) -> Result<u32, Error> {
+        self.add_copy(&Atom::from_magnitude(negative, magnitude), arena)
+    }
+
     /// A new BIN node pointing at `b`.
     pub fn add_bin(&mut self, b: &'a [u8]) -> Result<u32, Error> {
         self.add(&Atom::Bin(b))
@@ -191,7 +211,8 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Sets `key` to the unlinked node `value` in `map` (the key node is
     /// made here, pointing at `key`): replaces the value of an equal key,
     /// returning the old value (now unlinked), or inserts the pair in key
-    /// order, returning `None`. O(number of keys). An empty key is
+    /// order, returning `None`. O(1) for a key above the one the previous
+    /// put appended to `map`, else O(number of keys). An empty key is
     /// [`Error::MapBadKey`]; nothing is changed on error.
     pub fn map_put(&mut self, map: u32, key: &'a str, value: u32) -> Result<Option<u32>, Error> {
         self.check_put(map, key, Some(value), 0)?;
@@ -353,6 +374,53 @@ mod tests {
         assert_eq!(items.map_put(map, "", seven), Err(Error::MapBadKey));
         assert_eq!(items.map_put(seven, "x", seven), Err(Error::Invalid));
         assert_eq!(items.len(), len, "nothing made on error");
+    }
+
+    #[test]
+    fn map_put_in_key_order_is_linear() {
+        extern crate std;
+        use std::{format, string::String, vec, vec::Vec};
+        let count = |n: usize| {
+            let keys: Vec<String> = (0..n).map(|i| format!("{i:08}")).collect();
+            let mut pool = vec![Item::default(); 2 * n + 1];
+            let mut items = Items::new(&mut pool);
+            let map = items.add_map().unwrap();
+            super::super::edit::compares::take();
+            for k in &keys {
+                let v = items.add_nil().unwrap();
+                assert_eq!(items.map_put(map, k, v), Ok(None));
+            }
+            let made = super::super::edit::compares::take();
+            assert_eq!(items.child_count(map), Ok(2 * n));
+            made
+        };
+        // One comparison with the last key per put (the first put has none).
+        assert_eq!(count(10_000), 9_999);
+        assert_eq!(count(100_000), 99_999);
+    }
+
+    #[test]
+    fn map_put_after_an_unlink_walks_and_keeps_order() {
+        let mut pool = [Item::default(); 16];
+        let mut items = Items::new(&mut pool);
+        let map = items.add_map().unwrap();
+        for k in ["a", "c", "d"] {
+            let v = items.add_nil().unwrap();
+            items.map_put(map, k, v).unwrap();
+        }
+        // Removing the last pair drops the hint; a smaller and a larger
+        // key then land in order.
+        assert!(items.map_remove(map, b"d").unwrap().is_some());
+        for k in ["b", "e"] {
+            let v = items.add_nil().unwrap();
+            items.map_put(map, k, v).unwrap();
+        }
+        let mut out = [0u8; 32];
+        let n = items.encode(map, &mut out).unwrap();
+        let want: &[u8] = &[
+            0x09, 0xC1, b'a', 0x01, 0xC1, b'b', 0x01, 0xC1, b'c', 0x01, 0xC1, b'e', 0x01, 0x00,
+        ];
+        assert_eq!(&out[..n], want);
     }
 
     #[test]

@@ -464,7 +464,9 @@ impl<'a> Items<'a, &mut [Item]> {
     /// Sets `key` (an unlinked non-empty STR node) to `value` (an unlinked
     /// node) in `map`, keeping the keys ordered: replaces the value of an
     /// equal key (returning the old value, now unlinked) or inserts the
-    /// pair in its place (returning `NONE`). O(number of keys).
+    /// pair in its place (returning `NONE`). O(1) when the previous set
+    /// appended a pair to `map`, nothing was unlinked since and `key` sorts
+    /// above that pair's key; else O(number of keys).
     pub fn map_set(&mut self, map: u32, key: u32, value: u32) -> Result<u32, Error> {
         if self.item_type(map) != ItemType::Map || key == value {
             return Err(Error::Invalid);
@@ -475,7 +477,10 @@ impl<'a> Items<'a, &mut [Item]> {
         if k.item_type() != ItemType::Str || k.size() == 0 {
             return Err(Error::MapBadKey);
         }
-        let (prev_value, equal) = self.find_pair(map, payload(k))?;
+        let (prev_value, equal) = match self.after_tail(map, payload(k)) {
+            Some(last_value) => (last_value, None),
+            None => self.find_pair(map, payload(k))?,
+        };
         if let Some(ck) = equal {
             let old = self.unlink_after(map, ck)?;
             self.relink_at(map, ck, value)?;
@@ -484,7 +489,29 @@ impl<'a> Items<'a, &mut [Item]> {
         self.relink_at(map, prev_value, value)?;
         self.relink_at(map, prev_value, key)?;
         self.adjust_count(map, 2)?;
+        if self.node(value)?.next == NONE {
+            self.log.tail_map = map;
+            self.log.tail_key = key;
+        }
         Ok(NONE)
+    }
+
+    /// The last value of `map` when the append hint names `map` (the last
+    /// pair that a put appended, with nothing unlinked since) and `key`
+    /// sorts above that pair's key: the new pair then goes last, found in
+    /// O(1). `None` sends the caller to the walk.
+    fn after_tail(&self, map: u32, key: &[u8]) -> Option<u32> {
+        let hint = self.log;
+        if hint.tail_map != map || map == NONE {
+            return None;
+        }
+        let tail = self.node(hint.tail_key).ok()?;
+        let last = key_bytes(tail)?;
+        let value = tail.next;
+        if value >= UNLINKED || self.node(value).ok()?.next != NONE {
+            return None;
+        }
+        key_sorts_above(key, last).then_some(value)
     }
 
     /// Finds where `key` belongs in `map`: the value of the last pair whose
@@ -502,7 +529,7 @@ impl<'a> Items<'a, &mut [Item]> {
             if cb == key {
                 return Ok((prev_value, Some(ck)));
             }
-            if crate::rules::key_above(cb, key) {
+            if key_sorts_above(cb, key) {
                 break;
             }
             prev_value = cv;
@@ -530,6 +557,14 @@ impl<'a> Items<'a, &mut [Item]> {
         self.adjust_count(map, -2)?;
         Ok(Some(value))
     }
+}
+
+/// Whether MAP key `key` sorts above `prev` (the tree's one key
+/// comparison, counted in tests).
+fn key_sorts_above(key: &[u8], prev: &[u8]) -> bool {
+    #[cfg(test)]
+    compares::count();
+    crate::rules::key_above(key, prev)
 }
 
 /// The bytes of a MAP key node, `None` when it is no STR: `set_value` may
@@ -591,4 +626,25 @@ fn caller_bytes(t: ItemType, bytes: &[u8], none: *const u8) -> Result<Item, Erro
         return Err(Error::LenTooBig);
     }
     Ok(Item::bytes(t, bytes, none))
+}
+
+/// A per-thread count of the key comparisons the tree made: the test hook
+/// that shows MAP building in key order to be linear.
+#[cfg(test)]
+pub(super) mod compares {
+    extern crate std;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(super) fn count() {
+        COUNT.with(|c| c.set(c.get() + 1));
+    }
+
+    /// The comparisons made on this thread since the last `take`.
+    pub fn take() -> u64 {
+        COUNT.with(|c| c.replace(0))
+    }
 }

@@ -28,6 +28,7 @@
 //! ```
 
 mod build;
+mod build_log;
 mod check;
 mod cursor;
 mod edit;
@@ -49,6 +50,7 @@ use core::marker::PhantomData;
 
 pub use crate::rules::Options;
 pub use build::Arena;
+pub use build_log::{BuildFailure, BuildLog};
 pub use check::Fault;
 pub use cursor::Cursor;
 capi_internal! {
@@ -88,6 +90,8 @@ pub struct Items<'a, S> {
     pub(crate) state: ParseState,
     /// Nodes freed by [`Items::free`], for the next nodes made.
     pub(crate) free: FreeList,
+    /// The sticky build error and the MAP append hint.
+    pub(crate) log: BuildLog,
     pub(crate) _input: PhantomData<&'a [u8]>,
 }
 
@@ -121,6 +125,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             opts: Options::default(),
             state,
             free: FreeList::EMPTY,
+            log: BuildLog::EMPTY,
             _input: PhantomData,
         }
     }
@@ -139,11 +144,13 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         opts: Options,
         state: ParseState,
         free: FreeList,
+        log: BuildLog,
     ) -> Self {
         let mut items = Items::over(pool, state);
         items.len = len.min(items.cap());
         items.opts = opts;
         items.free = free;
+        items.log = log;
         items
     }
     }
@@ -171,6 +178,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
             opts: self.opts,
             state: self.state,
             free: self.free,
+            log: self.log,
             _input: PhantomData,
         }
     }
@@ -181,11 +189,12 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
         let used = self.all_nodes();
         let dst = bigger.get_mut(..used.len()).ok_or(Error::NoMem)?;
         dst.copy_from_slice(used);
-        let (len, opts, state, free) = (self.len, self.opts, self.state, self.free);
+        let (len, opts, state, free, log) = (self.len, self.opts, self.state, self.free, self.log);
         let mut items = Items::over(bigger, state);
         items.len = len;
         items.opts = opts;
         items.free = free;
+        items.log = log;
         Ok(items)
     }
 
@@ -194,6 +203,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     pub fn clear(&mut self) {
         self.len = 0;
         self.free = FreeList::EMPTY;
+        self.log = BuildLog::EMPTY;
         self.state = ParseState {
             gen: generation::fresh(),
             ..ParseState::idle()
@@ -217,6 +227,7 @@ impl<'p, 'a> Items<'a, &'p mut [Item]> {
     #[inline]
     fn bump_gen(&mut self) {
         self.state.gen = generation::fresh();
+        self.log.drop_hint();
     }
 
     #[inline]
@@ -259,6 +270,7 @@ impl<'p, 'a> Items<'a, &'p [Item]> {
             opts: Options::default(),
             state,
             free: FreeList::EMPTY,
+            log: BuildLog::EMPTY,
             _input: PhantomData,
         }
     }

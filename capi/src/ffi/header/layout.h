@@ -29,7 +29,7 @@ YAC_LAYOUT_CHECK(item_value_size, sizeof(union YACItemValue) == 8);
 YAC_LAYOUT_CHECK(item_size, sizeof(struct YACItem) == 16);
 YAC_LAYOUT_CHECK(item_next, offsetof(struct YACItem, next) == 8);
 YAC_LAYOUT_CHECK(item_meta, offsetof(struct YACItem, meta) == 12);
-YAC_LAYOUT_CHECK(items_size, sizeof(struct YACItems) == YAC_P64(104, 92));
+YAC_LAYOUT_CHECK(items_size, sizeof(struct YACItems) == YAC_P64(120, 108));
 YAC_LAYOUT_CHECK(items_len, offsetof(struct YACItems, len) == YAC_P64(8, 4));
 YAC_LAYOUT_CHECK(items_cap, offsetof(struct YACItems, cap) == YAC_P64(12, 8));
 YAC_LAYOUT_CHECK(items_max_depth, offsetof(struct YACItems, maxDepth) == YAC_P64(16, 12));

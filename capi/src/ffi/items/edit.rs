@@ -78,7 +78,7 @@ pub unsafe extern "C" fn YACItemsAdd(
     run(|| {
         // SAFETY: per the contract.
         let (idx, a) = unsafe { (out(idx)?, core_atom(atom)?) };
-        *idx = unsafe { with_mut(items, |t| t.add(&a))? };
+        *idx = unsafe { with_mut(items, |t| t.build_call(|t| t.add(&a)))? };
         Ok(())
     })
 }
@@ -128,7 +128,11 @@ pub unsafe extern "C" fn YACItemsInsertAfter(
     idx: u32,
 ) -> YACErr {
     // SAFETY: per the contract.
-    run(|| unsafe { with_mut(items, |t| t.insert_after(parent, prev, idx)) })
+    run(|| unsafe {
+        with_mut(items, |t| {
+            t.build_call(|t| t.insert_after(parent, prev, idx))
+        })
+    })
 }
 
 /// Inserts the unlinked node `idx` as the first child of the LIST or BLOB
@@ -140,7 +144,7 @@ pub unsafe extern "C" fn YACItemsInsertAfter(
 #[no_mangle]
 pub unsafe extern "C" fn YACItemsPrepend(items: *mut YACItems, parent: u32, idx: u32) -> YACErr {
     // SAFETY: per the contract.
-    run(|| unsafe { with_mut(items, |t| t.prepend(parent, idx)) })
+    run(|| unsafe { with_mut(items, |t| t.build_call(|t| t.prepend(parent, idx))) })
 }
 
 /// Unlinks the child after `prev` (the first child when `prev` is
@@ -234,7 +238,11 @@ pub unsafe extern "C" fn YACItemsMapSet(
     value: u32,
 ) -> YACErr {
     // SAFETY: per the contract.
-    run(|| unsafe { getter_mut(old_value, items, |t| t.map_set(map, key, value)) })
+    run(|| unsafe {
+        getter_mut(old_value, items, |t| {
+            t.build_call(|t| t.map_set(map, key, value))
+        })
+    })
 }
 
 /// Removes `key` (`keyLen` bytes) and its value from MAP `map`; `*oldValue`

@@ -21,7 +21,8 @@ use super::{inp, input, out, output, run, YACErr, YACItemType};
 use yac::atom::Atom;
 use yac::error::Error;
 use yac::items::{
-    Event, FreeList, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES, NONE,
+    BuildLog, Event, FreeList, Item, ItemsMut, ItemsRef, Options, ParseState, WalkState, MAX_NODES,
+    NONE,
 };
 use yac::validate::count_at;
 
@@ -99,9 +100,10 @@ pub struct YACItems {
     pub grow: YACItemsGrowFn,
     /// Passed to `grow`.
     pub growCtx: *mut c_void,
-    /// Internal: where an unfinished parse stands. Set by `YACItemsInit`,
-    /// kept by libyac between calls; never read or write it.
-    pub reserved: [u32; 16],
+    /// Internal: where an unfinished parse stands, the free list and the
+    /// builder's sticky error. Set by `YACItemsInit`, kept by libyac
+    /// between calls; never read or write it.
+    pub reserved: [u32; 20],
 }
 
 /// Where a walk stands. Set up with `YACItemsWalkInit`; the words are
@@ -155,25 +157,38 @@ impl YACItems {
         ParseState::from_words(prefix(&self.reserved))
     }
 
-    /// The free list, kept in the reserved words after the parser's state.
-    pub(super) fn free_list(&self) -> FreeList {
-        let w = |i: usize| {
-            self.reserved
-                .get(ParseState::WORDS + i)
-                .copied()
-                .unwrap_or(NONE)
-        };
-        FreeList::from_words([w(0), w(1)])
+    /// The reserved word `i`, `NONE` past the end.
+    fn word(&self, i: usize) -> u32 {
+        self.reserved.get(i).copied().unwrap_or(NONE)
     }
 
-    fn set_state(&mut self, s: ParseState, free: FreeList) {
-        const { assert!(ParseState::WORDS + FreeList::WORDS <= 16, "both fit") };
-        let (st, fl) = (s.to_words(), free.to_words());
-        let words: [u32; ParseState::WORDS + FreeList::WORDS] =
-            core::array::from_fn(|i| match i.checked_sub(ParseState::WORDS) {
-                None => st.get(i).copied().unwrap_or(0),
-                Some(j) => fl.get(j).copied().unwrap_or(0),
-            });
+    /// The free list, kept in the reserved words after the parser's state.
+    pub(super) fn free_list(&self) -> FreeList {
+        let at = ParseState::WORDS;
+        FreeList::from_words(core::array::from_fn(|i| self.word(at + i)))
+    }
+
+    /// The builder's log, kept after the free list.
+    pub(super) fn build_log(&self) -> BuildLog {
+        let at = ParseState::WORDS + FreeList::WORDS;
+        BuildLog::from_words(core::array::from_fn(|i| self.word(at + i)))
+    }
+
+    fn set_state(&mut self, s: ParseState, free: FreeList, log: BuildLog) {
+        const WORDS: usize = ParseState::WORDS + FreeList::WORDS + BuildLog::WORDS;
+        const { assert!(WORDS <= 20, "all fit") };
+        let (st, fl, lg) = (s.to_words(), free.to_words(), log.to_words());
+        let words: [u32; WORDS] = core::array::from_fn(|i| {
+            let (f, l) = (ParseState::WORDS, ParseState::WORDS + FreeList::WORDS);
+            let w = if i < f {
+                st.get(i)
+            } else if i < l {
+                fl.get(i - f)
+            } else {
+                lg.get(i - l)
+            };
+            w.copied().unwrap_or(0)
+        });
         store(&mut self.reserved, words);
     }
 
@@ -211,11 +226,19 @@ pub(super) unsafe fn with_mut<R>(
     };
     // SAFETY: the pool holds what earlier libyac calls left (contract),
     // with input the caller keeps alive for as long as the tree is used.
-    let mut tree =
-        unsafe { ItemsMut::from_parts(pool, it.len, it.options(), it.state(), it.free_list()) };
+    let mut tree = unsafe {
+        ItemsMut::from_parts(
+            pool,
+            it.len,
+            it.options(),
+            it.state(),
+            it.free_list(),
+            it.build_log(),
+        )
+    };
     let r = f(&mut tree);
     it.len = tree.len() as u32;
-    it.set_state(tree.parse_state(), tree.free_list());
+    it.set_state(tree.parse_state(), tree.free_list(), tree.build_log());
     r.map_err(YACErr::from)
 }
 
@@ -272,11 +295,11 @@ pub unsafe extern "C" fn YACItemsInit(items: *mut YACItems, mem: *mut Item, cap:
             flags: 0,
             grow: None,
             growCtx: core::ptr::null_mut(),
-            reserved: [0; 16],
+            reserved: [0; 20],
         };
         // A new tree: a fresh edit generation, so that every cursor made
         // before (of an earlier tree over this pool too) is stale here.
-        it.set_state(ParseState::new_tree(), FreeList::EMPTY);
+        it.set_state(ParseState::new_tree(), FreeList::EMPTY, BuildLog::EMPTY);
         Ok(())
     })
 }
