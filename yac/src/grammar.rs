@@ -151,7 +151,18 @@ impl<'a> Levels<'a> for alloc::vec::Vec<Option<&'a [u8]>> {
 
 /// Marks a level whose container is a LIST in [`WordLevels`] (offsets
 /// are below `isize::MAX`).
-const PARENT_LIST: usize = usize::MAX;
+pub(crate) const PARENT_LIST: usize = usize::MAX;
+
+/// The offset in `buf` of the STR atom whose payload `key` is (a slice of
+/// `buf`): the atom starts its header's length before the payload, and a
+/// length has exactly one header.
+#[inline]
+pub(crate) fn key_atom_at(buf: &[u8], key: &[u8]) -> usize {
+    let head = enc::string_header(tag::STR, key.len(), &mut [0; 9]);
+    (key.as_ptr() as usize)
+        .wrapping_sub(buf.as_ptr() as usize)
+        .wrapping_sub(head)
+}
 
 /// Levels in one word each, for documents in one buffer `buf` whose keys
 /// are payloads inside it (as the decoder gives them): a level keeps the
@@ -169,14 +180,7 @@ impl<'a> Levels<'a> for WordLevels<'_, 'a> {
     fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error> {
         let word = match parent {
             None => PARENT_LIST,
-            Some(key) => {
-                // The atom starts its header's length before the payload;
-                // a length has exactly one header.
-                let head = enc::string_header(tag::STR, key.len(), &mut [0; 9]);
-                (key.as_ptr() as usize)
-                    .wrapping_sub(self.buf.as_ptr() as usize)
-                    .wrapping_sub(head)
-            }
+            Some(key) => key_atom_at(self.buf, key),
         };
         *self.words.get_mut(depth).ok_or(Error::NoMem)? = word;
         Ok(())
