@@ -13,7 +13,7 @@ use super::node::{Item, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
-use crate::rules::{chunk_fits, key_above};
+use crate::grammar::{self, Fed, Grammar, Levels, State};
 use crate::utf8;
 
 /// Where an unfinished parse stands: plain words, so that the C layer can
@@ -143,6 +143,7 @@ impl Default for ParseState {
 }
 
 /// What one atom turned into.
+#[derive(Clone, Copy)]
 enum Step<'a> {
     /// A leaf node to append.
     Leaf(Item),
@@ -154,6 +155,79 @@ enum Step<'a> {
     Blob(u64),
     /// EOC.
     Close,
+}
+
+impl<'a> Step<'a> {
+    /// The step as the grammar sees it.
+    #[inline(always)]
+    fn rule(self) -> grammar::Step<'a> {
+        match self {
+            Step::Leaf(item) if item.type_bits() == ItemType::Bin as u32 => {
+                grammar::Step::Bin(payload(&item).len())
+            }
+            Step::Leaf(_) => grammar::Step::Leaf,
+            Step::Str(_, s) => grammar::Step::Str(s),
+            Step::Open(ItemType::Map) => grammar::Step::Map,
+            Step::Open(_) => grammar::Step::List,
+            Step::Blob(c) => grammar::Step::Blob(c),
+            Step::Close => grammar::Step::Eoc,
+        }
+    }
+}
+
+/// The grammar's levels in the tree: an open container's node links to
+/// its parent, so opening keeps nothing more, and closing reads back
+/// whether the parent is a MAP and, then, the key before the container.
+struct TreeLevels<'n> {
+    /// The whole pool, the unfinished document included.
+    nodes: &'n [Item],
+    /// The innermost open container.
+    cur: u32,
+}
+
+impl<'a> Levels<'a> for TreeLevels<'_> {
+    #[inline]
+    fn push(&mut self, _: usize, _: Option<&'a [u8]>) -> Result<(), Error> {
+        Ok(())
+    }
+    #[inline]
+    fn pop(&mut self, _: usize) -> Result<Option<&'a [u8]>, Error> {
+        let at = |i: u32| self.nodes.get(i as usize).ok_or(Error::Invalid);
+        let parent = at(self.cur)?.links().parent;
+        if at(parent)?.type_bits() != ItemType::Map as u32 {
+            return Ok(None);
+        }
+        // A container inside a MAP is a value: its key is the node made
+        // just before it.
+        Ok(Some(payload(at(self.cur.wrapping_sub(1))?)))
+    }
+}
+
+/// The grammar where `st` stands in the pool `nodes`: the state from the
+/// open container's type and child count, its previous key, a BLOB's
+/// chunk length from its extension slot.
+#[inline(always)]
+fn grammar_at<'a>(nodes: &[Item], st: &ParseState, max_depth: u32) -> Result<Grammar<'a>, Error> {
+    let at = |i: u32| nodes.get(i as usize).ok_or(Error::Invalid);
+    let (state, chunk_minus_one) = match ItemType::from_u8(st.cur_type as u8) {
+        ItemType::Invalid => (State::Top, 0),
+        ItemType::Map if st.count % 2 == 0 => (State::MapKey, 0),
+        ItemType::Map => (State::MapValue, 0),
+        ItemType::Blob => (State::Blob, at(st.cur.wrapping_add(1))?.raw_u64()),
+        _ => (State::List, 0),
+    };
+    let prev_key = if st.prev_key == NONE {
+        &[]
+    } else {
+        payload(at(st.prev_key)?)
+    };
+    Ok(Grammar {
+        state,
+        depth: st.depth,
+        prev_key,
+        chunk_minus_one,
+        ..Grammar::new(max_depth)
+    })
 }
 
 impl<'a> Items<'a, &mut [Item]> {
@@ -301,35 +375,30 @@ impl<'a> Items<'a, &mut [Item]> {
         Ok((step, used))
     }
 
-    /// Applies one step; `Ok(true)` when the document is complete. On error
-    /// nothing was changed, so the step can be retried (NoMem) or the
-    /// document rolled back.
+    /// Applies one step, as the grammar decides; `Ok(true)` when the
+    /// document is complete. On error nothing was changed, so the step can
+    /// be retried (NoMem) or the document rolled back.
     fn apply(&mut self, st: &mut ParseState, step: Step<'a>) -> Result<bool, Error> {
-        let parent = ItemType::from_u8(st.cur_type as u8);
-        if parent == ItemType::Blob {
-            return self.blob_chunk(st, step);
-        }
-        let key_due = parent == ItemType::Map && st.count % 2 == 0;
+        let fed = {
+            // The open containers are part of the unfinished document:
+            // read from the whole pool, not through `node`.
+            let nodes = self.all_nodes();
+            let mut g = grammar_at(nodes, st, self.opts.max_depth)?;
+            g.feed(step.rule(), &mut TreeLevels { nodes, cur: st.cur })?
+        };
         match step {
-            Step::Close => match parent {
-                ItemType::Invalid => Err(Error::UnexpectedEoc),
-                ItemType::Map if !key_due => Err(Error::MapNoVal),
-                _ => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
-            },
-            Step::Str(item, key) => {
-                if key_due {
-                    check_key(self.nodes, st.prev_key, key)?;
-                }
+            Step::Close => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
+            Step::Leaf(item) | Step::Str(item, _) => {
                 let idx = self.push(item)?;
-                if key_due {
+                if fed == Fed::Key {
                     st.prev_key = idx;
                 }
-                appended(self.nodes, st, idx).ok_or(Error::Invalid)
-            }
-            _ if key_due => Err(Error::MapBadKey),
-            Step::Leaf(item) => {
-                let idx = self.push(item)?;
-                appended(self.nodes, st, idx).ok_or(Error::Invalid)
+                let done = appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
+                if done || matches!(fed, Fed::Key | Fed::Item) {
+                    return Ok(done);
+                }
+                // A BLOB's last chunk.
+                close_container(self.nodes, st, self.len).ok_or(Error::Invalid)
             }
             Step::Open(t) => self.open(st, t, None),
             Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
@@ -354,9 +423,6 @@ impl<'a> Items<'a, &mut [Item]> {
         t: ItemType,
         blob_chunk: Option<u64>,
     ) -> Result<bool, Error> {
-        if self.opts.max_depth != 0 && st.depth >= self.opts.max_depth {
-            return Err(Error::DeepRecursion);
-        }
         let slots = if blob_chunk.is_some() { 2 } else { 1 };
         let idx = self.alloc(slots)?;
         if let Some(chunk) = blob_chunk {
@@ -364,28 +430,6 @@ impl<'a> Items<'a, &mut [Item]> {
         }
         open_container(self.nodes, st, idx, t, slots).ok_or(Error::Invalid)?;
         Ok(false)
-    }
-
-    /// A step inside a BLOB: full chunks continue it, a shorter one ends it.
-    fn blob_chunk(&mut self, st: &mut ParseState, step: Step<'a>) -> Result<bool, Error> {
-        let Step::Leaf(item) = step else {
-            return Err(Error::BlobBadTerm);
-        };
-        if item.item_type() != ItemType::Bin {
-            return Err(Error::BlobBadTerm);
-        }
-        // The open BLOB's extension slot: part of the unfinished document,
-        // so read from the whole pool, not through `node` (finished nodes).
-        let ext = self.all_nodes().get(st.cur.wrapping_add(1) as usize);
-        let chunk_minus_one = ext.ok_or(Error::Invalid)?.raw_u64();
-        let full = chunk_fits(payload(&item).len(), chunk_minus_one)?;
-        let idx = self.push(item)?;
-        appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
-        if full {
-            Ok(false)
-        } else {
-            close_container(self.nodes, st, self.len).ok_or(Error::Invalid)
-        }
     }
 }
 
@@ -475,21 +519,6 @@ fn close_container(nodes: &mut [Item], st: &mut ParseState, len: u32) -> Option<
         st.prev_key = c.wrapping_sub(1);
     }
     Some(false)
-}
-
-/// A MAP key must be a non-empty STR above the previous key.
-#[inline(always)]
-pub(super) fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(), Error> {
-    if key.is_empty() {
-        return Err(Error::MapBadKey);
-    }
-    if prev_key != NONE {
-        let prev = payload(nodes.get(prev_key as usize).ok_or(Error::Invalid)?);
-        if !key_above(key, prev) {
-            return Err(Error::MapUnordered);
-        }
-    }
-    Ok(())
 }
 
 /// Validates one whole item at the start of `buf` and returns how many
