@@ -178,11 +178,19 @@ impl<'a> Step<'a> {
 /// The grammar's levels in the tree: an open container's node links to
 /// its parent, so opening keeps nothing more, and closing reads back
 /// whether the parent is a MAP and, then, the key before the container.
-struct TreeLevels<'n> {
+pub(super) struct TreeLevels<'n> {
     /// The whole pool, the unfinished document included.
-    nodes: &'n [Item],
+    pub(super) nodes: &'n [Item],
     /// The innermost open container.
-    cur: u32,
+    pub(super) cur: u32,
+}
+
+/// Feeds `step` to a grammar that checks one container of the tree (or
+/// one BLOB) by itself, never below depth 1, so that it pops no level:
+/// the tree encoder's. Same levels type as the parser's, so that the two
+/// share one machine.
+pub(super) fn feed_one<'a>(g: &mut Grammar<'a>, step: grammar::Step<'a>) -> Result<Fed, Error> {
+    g.feed(step, &mut TreeLevels { nodes: &[], cur: NONE })
 }
 
 impl<'a> Levels<'a> for TreeLevels<'_> {
