@@ -131,6 +131,24 @@ impl<'a> Levels<'a> for [Option<&'a [u8]>] {
     }
 }
 
+/// No levels: for a user that rebuilds the grammar from its own state
+/// before each step (the tree's parser: its nodes link to their parents)
+/// or checks one container by itself (the tree encoder). Closing a
+/// container then forgets what its parent was: the grammar says LIST,
+/// which such a user never reads.
+pub struct NoLevels;
+
+impl<'a> Levels<'a> for NoLevels {
+    #[inline]
+    fn push(&mut self, _: usize, _: Option<&'a [u8]>) -> Result<(), Error> {
+        Ok(())
+    }
+    #[inline]
+    fn pop(&mut self, _: usize) -> Result<Option<&'a [u8]>, Error> {
+        Ok(None)
+    }
+}
+
 /// Levels in a growing `Vec` (no `NoMem` but the allocator's).
 #[cfg(feature = "alloc")]
 impl<'a> Levels<'a> for alloc::vec::Vec<Option<&'a [u8]>> {
@@ -215,9 +233,6 @@ pub struct Grammar<'a> {
     pub(crate) prev_key: &'a [u8],
     /// In a BLOB: its chunk length minus one.
     pub(crate) chunk_minus_one: u64,
-    /// Whether the MAP key rules apply (else a MAP is taken as a LIST,
-    /// and no levels are used).
-    pub(crate) keys: bool,
 }
 
 impl<'a> Grammar<'a> {
@@ -230,17 +245,6 @@ impl<'a> Grammar<'a> {
             max_depth: if max_depth == 0 { u32::MAX } else { max_depth },
             prev_key: &[],
             chunk_minus_one: 0,
-            keys: true,
-        }
-    }
-
-    /// [`Grammar::new`] without the MAP key rules: a MAP is taken as a
-    /// LIST (no key type, order or pairing), so that no levels are needed
-    /// at any depth. Everything else is checked.
-    pub const fn without_keys(max_depth: u32) -> Self {
-        Grammar {
-            keys: false,
-            ..Grammar::new(max_depth)
         }
     }
 
@@ -254,6 +258,12 @@ impl<'a> Grammar<'a> {
     #[inline]
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// [`Grammar::feed`] with [`NoLevels`]: one machine for every user
+    /// that needs no levels.
+    pub fn feed_alone(&mut self, step: Step<'a>) -> Result<Fed, Error> {
+        self.feed(step, &mut NoLevels)
     }
 
     /// Feeds one step. On an error nothing changed.
@@ -294,14 +304,7 @@ impl<'a> Grammar<'a> {
             _ if key_due => Err(Error::MapBadKey),
             Step::Leaf | Step::Bin(_) | Step::Str(_) => Ok(self.value_done()),
             Step::List => self.open(State::List, levels),
-            Step::Map => self.open(
-                if self.keys {
-                    State::MapKey
-                } else {
-                    State::List
-                },
-                levels,
-            ),
+            Step::Map => self.open(State::MapKey, levels),
             Step::Blob(chunk_minus_one) => {
                 self.open(State::Blob, levels)?;
                 self.chunk_minus_one = chunk_minus_one;
@@ -330,7 +333,7 @@ impl<'a> Grammar<'a> {
         if self.depth >= self.max_depth {
             return Err(Error::DeepRecursion);
         }
-        if self.keys && self.state != State::Top {
+        if self.state != State::Top {
             let parent = (self.state == State::MapValue).then_some(self.prev_key);
             // Not at the top: at least one container is open.
             levels.push((self.depth as usize).wrapping_sub(1), parent)?;
@@ -354,15 +357,11 @@ impl<'a> Grammar<'a> {
             };
             return Ok(Fed::Done);
         }
-        let (state, prev_key) = if !self.keys {
-            (State::List, &[][..])
-        } else {
-            match levels.pop(depth as usize - 1)? {
-                None => (State::List, &[][..]),
-                // The container was a MAP value: the next key is compared
-                // with the key before it.
-                Some(key) => (State::MapKey, key),
-            }
+        let (state, prev_key) = match levels.pop(depth as usize - 1)? {
+            None => (State::List, &[][..]),
+            // The container was a MAP value: the next key is compared
+            // with the key before it.
+            Some(key) => (State::MapKey, key),
         };
         self.depth = depth;
         self.state = state;
@@ -451,14 +450,14 @@ mod tests {
     }
 
     #[test]
-    fn without_keys_a_map_is_a_list() {
+    fn without_levels_a_closed_container_returns_to_a_list() {
         use Step::*;
-        let mut g = Grammar::without_keys(0);
-        let mut none: [Option<&[u8]>; 0] = [];
-        for s in [Map, Leaf, Map, Str(b""), Eoc, Eoc] {
-            assert!(g.feed(s, &mut none[..]).is_ok(), "{s:?}");
+        let mut g = Grammar::new(0);
+        for s in [Map, Str(b"k"), List, Eoc] {
+            assert!(g.feed_alone(s).is_ok(), "{s:?}");
         }
-        assert_eq!(g.state(), State::Top);
+        assert_eq!(g.state(), State::List);
+        assert_eq!(g.feed_alone(Eoc), Ok(Fed::Done));
     }
 
     #[test]

@@ -112,6 +112,9 @@ struct Validator<'a> {
     /// in registers and writes them back when it stops.
     g: Grammar<'a>,
     trust_utf8: bool,
+    /// Whether the MAP key rules are checked (else a MAP is fed to the
+    /// grammar as a LIST, and `levels` is not used).
+    keys: bool,
 }
 
 impl<'a> Validator<'a> {
@@ -120,12 +123,9 @@ impl<'a> Validator<'a> {
             buf,
             pos,
             nodes: 0,
-            g: if keys {
-                Grammar::new(opts.max_depth)
-            } else {
-                Grammar::without_keys(opts.max_depth)
-            },
+            g: Grammar::new(opts.max_depth),
             trust_utf8: opts.trust_utf8,
+            keys,
         }
     }
 
@@ -145,14 +145,15 @@ impl<'a> Validator<'a> {
                 },
                 None => self.exact(rest)?,
             };
-            let words = &mut *levels;
-            let fed = self.g.feed(
-                step,
-                &mut WordLevels {
-                    buf: self.buf,
-                    words,
-                },
-            )?;
+            let fed = if self.keys {
+                let words = &mut *levels;
+                let buf = self.buf;
+                self.g.feed(step, &mut WordLevels { buf, words })?
+            } else if step == Step::Map {
+                self.g.feed_alone(Step::List)?
+            } else {
+                self.g.feed_alone(step)?
+            };
             // The nodes of the parse: a BLOB header takes two, EOC none.
             self.nodes += match step {
                 Step::Eoc => 0,
@@ -272,8 +273,9 @@ impl<'a> Validator<'a> {
         // One bound for both limits: with d containers open, another may
         // open when d <= room, that is when d < max_depth and (with the
         // MAP key rules) `levels[d - 1]` exists.
-        let room = (g.max_depth as usize - 1).min(if g.keys { levels.len() } else { usize::MAX });
-        let levels_len = if g.keys { room } else { 0 };
+        let room =
+            (g.max_depth as usize - 1).min(if self.keys { levels.len() } else { usize::MAX });
+        let levels_len = if self.keys { room } else { 0 };
         let (Some(levels), Some(rest)) = (levels.get_mut(..levels_len), self.buf.get(self.pos..))
         else {
             return false;
@@ -294,7 +296,7 @@ impl<'a> Validator<'a> {
         };
         let mut strs = StrBatch::new();
         let b = &mut strs;
-        let mut done = match (self.trust_utf8, g.keys) {
+        let mut done = match (self.trust_utf8, self.keys) {
             (true, true) => fast_loop::<true, true>(self.buf, levels, room, &mut r, b),
             (false, true) => fast_loop::<false, true>(self.buf, levels, room, &mut r, b),
             (_, false) => fast_loop::<false, false>(self.buf, levels, room, &mut r, b),

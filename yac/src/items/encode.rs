@@ -20,7 +20,6 @@ use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
 use crate::error::Error;
-use super::parse::feed_one;
 use crate::grammar::{Fed, Grammar, State, Step};
 use crate::rules::key_above;
 
@@ -568,7 +567,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                             chunk_len_minus_one: chunk_minus_one,
                         })?;
                         let mut g = Grammar::new(0);
-                        feed_one(&mut g, Step::Blob(chunk_minus_one))?;
+                        g.feed_alone(Step::Blob(chunk_minus_one))?;
                         blob = Some(g);
                     }
                 }
@@ -658,7 +657,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     fn check_map(&self, map: &Item) -> Result<(), Error> {
         let nodes = self.nodes();
         let mut g = Grammar::new(0);
-        feed_one(&mut g, Step::Map)?;
+        g.feed_alone(Step::Map)?;
         let mut child = map.links().first;
         let mut budget = nodes.len();
         while child < UNLINKED {
@@ -670,10 +669,10 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
             } else {
                 Step::Leaf
             };
-            feed_one(&mut g, step)?;
+            g.feed_alone(step)?;
             child = item.next;
         }
-        feed_one(&mut g, Step::Eoc).map(drop)
+        g.feed_alone(Step::Eoc).map(drop)
     }
 }
 
@@ -702,15 +701,13 @@ fn close<const BLOBS: bool>(
 }
 
 /// What ends a BLOB: when the grammar still takes chunks (the last one
-/// was full, or there was none) an empty chunk, else nothing. Leaving a
+/// was full, or there was none) an empty chunk (which it takes), else
+/// nothing. Leaving a
 /// BLOB that was not entered is `Invalid`.
 #[cold]
 fn blob_end(blob: Option<BlobOut<'_>>) -> Result<Option<u8>, Error> {
     match blob {
-        Some(mut g) if g.state() == State::Blob => {
-            feed_one(&mut g, Step::Bin(0))?;
-            Ok(Some(tag::BIN))
-        }
+        Some(g) if g.state() == State::Blob => Ok(Some(tag::BIN)),
         Some(_) => Ok(None),
         None => Err(Error::Invalid),
     }
@@ -793,7 +790,7 @@ fn check_chunk<'a>(item: &Item, blob: &mut BlobOut<'a>) -> Result<(), Error> {
     } else {
         Step::Leaf
     };
-    match feed_one(blob, step)? {
+    match blob.feed_alone(step)? {
         Fed::Done if item.next < UNLINKED => Err(Error::BlobBadChunk),
         _ => Ok(()),
     }

@@ -13,7 +13,7 @@ use super::node::{Item, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
-use crate::grammar::{self, Fed, Grammar, Levels, State};
+use crate::grammar::{self, Fed, Grammar, State};
 use crate::utf8;
 
 /// Where an unfinished parse stands: plain words, so that the C layer can
@@ -172,42 +172,6 @@ impl<'a> Step<'a> {
             Step::Blob(c) => grammar::Step::Blob(c),
             Step::Close => grammar::Step::Eoc,
         }
-    }
-}
-
-/// The grammar's levels in the tree: an open container's node links to
-/// its parent, so opening keeps nothing more, and closing reads back
-/// whether the parent is a MAP and, then, the key before the container.
-pub(super) struct TreeLevels<'n> {
-    /// The whole pool, the unfinished document included.
-    pub(super) nodes: &'n [Item],
-    /// The innermost open container.
-    pub(super) cur: u32,
-}
-
-/// Feeds `step` to a grammar that checks one container of the tree (or
-/// one BLOB) by itself, never below depth 1, so that it pops no level:
-/// the tree encoder's. Same levels type as the parser's, so that the two
-/// share one machine.
-pub(super) fn feed_one<'a>(g: &mut Grammar<'a>, step: grammar::Step<'a>) -> Result<Fed, Error> {
-    g.feed(step, &mut TreeLevels { nodes: &[], cur: NONE })
-}
-
-impl<'a> Levels<'a> for TreeLevels<'_> {
-    #[inline]
-    fn push(&mut self, _: usize, _: Option<&'a [u8]>) -> Result<(), Error> {
-        Ok(())
-    }
-    #[inline]
-    fn pop(&mut self, _: usize) -> Result<Option<&'a [u8]>, Error> {
-        let at = |i: u32| self.nodes.get(i as usize).ok_or(Error::Invalid);
-        let parent = at(self.cur)?.links().parent;
-        if at(parent)?.type_bits() != ItemType::Map as u32 {
-            return Ok(None);
-        }
-        // A container inside a MAP is a value: its key is the node made
-        // just before it.
-        Ok(Some(payload(at(self.cur.wrapping_sub(1))?)))
     }
 }
 
@@ -392,7 +356,8 @@ impl<'a> Items<'a, &mut [Item]> {
             // read from the whole pool, not through `node`.
             let nodes = self.all_nodes();
             let mut g = grammar_at(nodes, st, self.opts.max_depth)?;
-            g.feed(step.rule(), &mut TreeLevels { nodes, cur: st.cur })?
+            // Rebuilt before each step, so no levels.
+            g.feed_alone(step.rule())?
         };
         match step {
             Step::Close => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
