@@ -36,6 +36,21 @@ use crate::enc;
 use crate::error::Error;
 use crate::rules::{chunk_fits, key_above};
 
+/// The MAP key rule, for every user that holds a MAP's previous key
+/// itself (serde, the writer, the edits) as for the machine: `key` (empty
+/// for an item that is not a STR) may follow `prev` (empty before the
+/// first key) when it is a non-empty STR that sorts above `prev`.
+#[inline(always)]
+pub fn check_key(key: &[u8], prev: &[u8]) -> Result<(), Error> {
+    if key.is_empty() {
+        return Err(Error::MapBadKey);
+    }
+    if !prev.is_empty() && !key_above(key, prev) {
+        return Err(Error::MapUnordered);
+    }
+    Ok(())
+}
+
 /// One atom as the grammar sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step<'a> {
@@ -291,12 +306,7 @@ impl<'a> Grammar<'a> {
                 _ => self.close(levels),
             },
             Step::Str(key) if key_due => {
-                if key.is_empty() {
-                    return Err(Error::MapBadKey);
-                }
-                if !self.prev_key.is_empty() && !key_above(key, self.prev_key) {
-                    return Err(Error::MapUnordered);
-                }
+                check_key(key, self.prev_key)?;
                 self.prev_key = key;
                 self.state = State::MapValue;
                 Ok(Fed::Key)
