@@ -36,14 +36,18 @@ use crate::enc;
 use crate::error::Error;
 use crate::rules::{chunk_fits, key_above};
 
+/// What the key rule says of an item where a MAP key is due that is not
+/// a non-empty STR.
+pub const NOT_A_KEY: Error = Error::MapBadKey;
+
 /// The MAP key rule, for every user that holds a MAP's previous key
 /// itself (serde, the writer, the edits) as for the machine: `key` (empty
 /// for an item that is not a STR) may follow `prev` (empty before the
 /// first key) when it is a non-empty STR that sorts above `prev`.
-#[inline(always)]
+#[inline]
 pub fn check_key(key: &[u8], prev: &[u8]) -> Result<(), Error> {
     if key.is_empty() {
-        return Err(Error::MapBadKey);
+        return Err(NOT_A_KEY);
     }
     if !prev.is_empty() && !key_above(key, prev) {
         return Err(Error::MapUnordered);
@@ -311,7 +315,7 @@ impl<'a> Grammar<'a> {
                 self.state = State::MapValue;
                 Ok(Fed::Key)
             }
-            _ if key_due => Err(Error::MapBadKey),
+            _ if key_due => Err(NOT_A_KEY),
             Step::Leaf | Step::Bin(_) | Step::Str(_) => Ok(self.value_done()),
             Step::List => self.open(State::List, levels),
             Step::Map => self.open(State::MapKey, levels),

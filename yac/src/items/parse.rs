@@ -13,7 +13,7 @@ use super::node::{Item, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
-use crate::grammar::{self, Fed, Grammar, State};
+use crate::grammar::{Fed, Grammar, State, Step};
 use crate::utf8;
 
 /// Where an unfinished parse stands: plain words, so that the C layer can
@@ -142,39 +142,6 @@ impl Default for ParseState {
     }
 }
 
-/// What one atom turned into.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    /// A leaf node to append.
-    Leaf(Item),
-    /// A STR that may be a MAP key (kept apart for the key checks).
-    Str(Item, &'a [u8]),
-    /// A LIST or MAP to open.
-    Open(ItemType),
-    /// A BLOB header to open.
-    Blob(u64),
-    /// EOC.
-    Close,
-}
-
-impl<'a> Step<'a> {
-    /// The step as the grammar sees it.
-    #[inline(always)]
-    fn rule(self) -> grammar::Step<'a> {
-        match self {
-            Step::Leaf(item) if item.type_bits() == ItemType::Bin as u32 => {
-                grammar::Step::Bin(payload(&item).len())
-            }
-            Step::Leaf(_) => grammar::Step::Leaf,
-            Step::Str(_, s) => grammar::Step::Str(s),
-            Step::Open(ItemType::Map) => grammar::Step::Map,
-            Step::Open(_) => grammar::Step::List,
-            Step::Blob(c) => grammar::Step::Blob(c),
-            Step::Close => grammar::Step::Eoc,
-        }
-    }
-}
-
 /// The grammar where `st` stands in the pool `nodes`: the state from the
 /// open container's type and child count, its previous key, a BLOB's
 /// chunk length from its extension slot.
@@ -277,9 +244,9 @@ impl<'a> Items<'a, &mut [Item]> {
                 }
             }
             let rest = buf.get(*off..).unwrap_or(&[]);
-            let (step, used) = self.decode_step(rest)?;
+            let (step, item, used) = self.decode_step(rest)?;
             let mut st = self.state;
-            let done = self.apply(&mut st, step)?;
+            let done = self.apply(&mut st, step, item)?;
             self.state = st;
             *off += used;
             if done {
@@ -288,35 +255,31 @@ impl<'a> Items<'a, &mut [Item]> {
         }
     }
 
-    /// Decodes the atom at the start of `rest` into a parser step.
+    /// Decodes the atom at the start of `rest`: its grammar step and, for
+    /// a leaf, its node.
     #[inline(always)]
-    fn decode_step(&self, rest: &'a [u8]) -> Result<(Step<'a>, usize), Error> {
+    fn decode_step(&self, rest: &'a [u8]) -> Result<(Step<'a>, Item, usize), Error> {
         let t = *rest.first().ok_or(Error::NotEnough(1))?;
         if t >= tag::BIN {
             let (body, used) = atom::string_raw(rest)?;
-            if t >= tag::STR {
+            let (step, ty) = if t >= tag::STR {
                 if !self.opts.trust_utf8 {
                     utf8::check_str(body)?;
                 }
-                return Ok((
-                    Step::Str(Item::bytes(ItemType::Str, body, rest.as_ptr()), body),
-                    used,
-                ));
-            }
-            return Ok((
-                Step::Leaf(Item::bytes(ItemType::Bin, body, rest.as_ptr())),
-                used,
-            ));
+                (Step::Str(body), ItemType::Str)
+            } else {
+                (Step::Bin(body.len()), ItemType::Bin)
+            };
+            return Ok((step, Item::bytes(ty, body, rest.as_ptr()), used));
         }
         let (a, used) = atom::decode(rest)?;
         let int_header = rest.get(1..).unwrap_or(&[]).as_ptr();
-        let step = match a {
-            Atom::Eoc => Step::Close,
-            Atom::Nil => Step::Leaf(Item::plain(ItemType::Nil)),
-            Atom::Bool(false) => Step::Leaf(Item::plain(ItemType::False)),
-            Atom::Bool(true) => Step::Leaf(Item::plain(ItemType::True)),
-            Atom::Uint(u) => Step::Leaf(Item::uint(u)),
-            Atom::Nint(i) => Step::Leaf(Item::nint(i)),
+        let item = match a {
+            Atom::Nil => Item::plain(ItemType::Nil),
+            Atom::Bool(false) => Item::plain(ItemType::False),
+            Atom::Bool(true) => Item::plain(ItemType::True),
+            Atom::Uint(u) => Item::uint(u),
+            Atom::Nint(i) => Item::nint(i),
             Atom::BigInt {
                 negative,
                 magnitude,
@@ -326,42 +289,36 @@ impl<'a> Items<'a, &mut [Item]> {
                 } else {
                     ItemType::Pbig
                 };
-                Step::Leaf(Item::bytes(t, magnitude, int_header))
+                Item::bytes(t, magnitude, int_header)
             }
-            Atom::List => Step::Open(ItemType::List),
-            Atom::Map => Step::Open(ItemType::Map),
-            Atom::Blob {
-                chunk_len_minus_one,
-            } => Step::Blob(chunk_len_minus_one),
-            Atom::Hexlet(h) => Step::Leaf(Item::bytes(ItemType::Hexlet, h, h.as_ptr())),
-            Atom::Float(f) => Step::Leaf(Item::bytes(ItemType::Float, f, f.as_ptr())),
-            Atom::Tai64(l) => Step::Leaf(Item::bytes(ItemType::Tai64, l, l.as_ptr())),
-            Atom::Magic(m) => Step::Leaf(Item::bytes(ItemType::Magic, m, m.as_ptr())),
-            // Strings are handled above; kept for exhaustiveness.
-            Atom::Bin(b) => Step::Leaf(Item::bytes(ItemType::Bin, b, rest.as_ptr())),
-            Atom::Str(s) => Step::Str(
-                Item::bytes(ItemType::Str, s.as_bytes(), rest.as_ptr()),
-                s.as_bytes(),
-            ),
+            Atom::Hexlet(h) => Item::bytes(ItemType::Hexlet, h, h.as_ptr()),
+            Atom::Float(f) => Item::bytes(ItemType::Float, f, f.as_ptr()),
+            Atom::Tai64(l) => Item::bytes(ItemType::Tai64, l, l.as_ptr()),
+            Atom::Magic(m) => Item::bytes(ItemType::Magic, m, m.as_ptr()),
+            // Containers and EOC make no leaf; strings are taken above.
+            _ => Item::plain(ItemType::Invalid),
         };
-        Ok((step, used))
+        Ok((Step::of(&a), item, used))
     }
 
-    /// Applies one step, as the grammar decides; `Ok(true)` when the
-    /// document is complete. On error nothing was changed, so the step can
-    /// be retried (NoMem) or the document rolled back.
-    fn apply(&mut self, st: &mut ParseState, step: Step<'a>) -> Result<bool, Error> {
+    /// Applies one step (with `item`, its node if a leaf), as the grammar
+    /// decides; `Ok(true)` when the document is complete. On error nothing
+    /// was changed, so the step can be retried (NoMem) or the document
+    /// rolled back.
+    fn apply(&mut self, st: &mut ParseState, step: Step<'a>, item: Item) -> Result<bool, Error> {
         let fed = {
             // The open containers are part of the unfinished document:
             // read from the whole pool, not through `node`.
-            let nodes = self.all_nodes();
-            let mut g = grammar_at(nodes, st, self.opts.max_depth)?;
+            let mut g = grammar_at(self.all_nodes(), st, self.opts.max_depth)?;
             // Rebuilt before each step, so no levels.
-            g.feed_alone(step.rule())?
+            g.feed_alone(step)?
         };
         match step {
-            Step::Close => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
-            Step::Leaf(item) | Step::Str(item, _) => {
+            Step::Eoc => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
+            Step::List => self.open(st, ItemType::List, None),
+            Step::Map => self.open(st, ItemType::Map, None),
+            Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
+            Step::Leaf | Step::Bin(_) | Step::Str(_) => {
                 let idx = self.push(item)?;
                 if fed == Fed::Key {
                     st.prev_key = idx;
@@ -373,8 +330,6 @@ impl<'a> Items<'a, &mut [Item]> {
                 // A BLOB's last chunk.
                 close_container(self.nodes, st, self.len).ok_or(Error::Invalid)
             }
-            Step::Open(t) => self.open(st, t, None),
-            Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
         }
     }
 

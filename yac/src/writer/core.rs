@@ -338,7 +338,7 @@ impl Core<'_, '_> {
             T_ROOT_DONE if self.st.flags & W_SEQ != 0 => return Ok(()),
             T_ROOT_DONE => Error::SecondRoot,
             T_BLOB => Error::BlobBadTerm,
-            _ => Error::MapBadKey,
+            _ => grammar::NOT_A_KEY,
         };
         Err(self.fail(e))
     }
