@@ -40,17 +40,22 @@ use crate::rules::{chunk_fits, key_above};
 /// a non-empty STR.
 pub const NOT_A_KEY: Error = Error::MapBadKey;
 
+/// What the key rule says of a key that does not sort above the one
+/// before it; for a MAP sorted after the fact (the writer's sorted MAPs),
+/// that is a duplicate found while sorting.
+pub const UNORDERED_KEY: Error = Error::MapUnordered;
+
 /// The MAP key rule, for every user that holds a MAP's previous key
 /// itself (serde, the writer, the edits) as for the machine: `key` (empty
 /// for an item that is not a STR) may follow `prev` (empty before the
 /// first key) when it is a non-empty STR that sorts above `prev`.
-#[inline]
+#[inline(always)]
 pub fn check_key(key: &[u8], prev: &[u8]) -> Result<(), Error> {
     if key.is_empty() {
         return Err(NOT_A_KEY);
     }
     if !prev.is_empty() && !key_above(key, prev) {
-        return Err(Error::MapUnordered);
+        return Err(UNORDERED_KEY);
     }
     Ok(())
 }

@@ -263,9 +263,14 @@ fn is_key(item: &Item) -> bool {
     item.type_bits() == T_STR && item.size() != 0
 }
 
-/// The BLOB being written (BLOBs do not nest): the grammar, in its BLOB
-/// state until a short chunk ends it, decides its chunks.
-type BlobOut<'a> = Grammar<'a>;
+/// The BLOB being written (BLOBs do not nest): its chunk length, and
+/// whether it still takes chunks (the last one was full, or there was
+/// none). Each chunk is decided by the grammar in the BLOB's state.
+#[derive(Clone, Copy)]
+struct BlobOut {
+    chunk_minus_one: u64,
+    open: bool,
+}
 
 /// Where the fast loop stops on a broken tree: its error is never
 /// reported (the exact loop runs again and decides).
@@ -566,9 +571,10 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                         sink.atom(&Atom::Blob {
                             chunk_len_minus_one: chunk_minus_one,
                         })?;
-                        let mut g = Grammar::new(0);
-                        g.feed_alone(Step::Blob(chunk_minus_one))?;
-                        blob = Some(g);
+                        blob = Some(BlobOut {
+                            chunk_minus_one,
+                            open: true,
+                        });
                     }
                 }
                 let first = item.links().first;
@@ -705,9 +711,9 @@ fn close<const BLOBS: bool>(
 /// nothing. Leaving a
 /// BLOB that was not entered is `Invalid`.
 #[cold]
-fn blob_end(blob: Option<BlobOut<'_>>) -> Result<Option<u8>, Error> {
+fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
     match blob {
-        Some(g) if g.state() == State::Blob => Ok(Some(tag::BIN)),
+        Some(b) if b.open => Ok(Some(tag::BIN)),
         Some(_) => Ok(None),
         None => Err(Error::Invalid),
     }
@@ -784,13 +790,21 @@ fn slow_atom<'a>(item: &Item, t: ItemType) -> Result<Atom<'a>, Error> {
 /// A BLOB chunk, fed to the BLOB's grammar, which decides whether it is
 /// a BIN that fits. A short chunk ends the BLOB, so in a tree it must be
 /// the last child: a chunk after it is one the grammar would refuse.
-fn check_chunk<'a>(item: &Item, blob: &mut BlobOut<'a>) -> Result<(), Error> {
+fn check_chunk(item: &Item, blob: &mut BlobOut) -> Result<(), Error> {
     let step = if item.type_bits() == T_BIN {
         Step::Bin(payload(item).len())
     } else {
         Step::Leaf
     };
-    match blob.feed_alone(step)? {
+    let mut g = Grammar {
+        state: State::Blob,
+        depth: 1,
+        chunk_minus_one: blob.chunk_minus_one,
+        ..Grammar::new(0)
+    };
+    let fed = g.feed_alone(step)?;
+    blob.open = fed == Fed::Item;
+    match fed {
         Fed::Done if item.next < UNLINKED => Err(Error::BlobBadChunk),
         _ => Ok(()),
     }

@@ -274,33 +274,51 @@ impl<'a> Items<'a, &mut [Item]> {
         }
         let (a, used) = atom::decode(rest)?;
         let int_header = rest.get(1..).unwrap_or(&[]).as_ptr();
-        let item = match a {
-            Atom::Nil => Item::plain(ItemType::Nil),
-            Atom::Bool(false) => Item::plain(ItemType::False),
-            Atom::Bool(true) => Item::plain(ItemType::True),
-            Atom::Uint(u) => Item::uint(u),
-            Atom::Nint(i) => Item::nint(i),
-            Atom::BigInt {
-                negative,
-                magnitude,
-            } => {
-                let t = if negative {
-                    ItemType::Nbig
-                } else {
-                    ItemType::Pbig
-                };
-                Item::bytes(t, magnitude, int_header)
-            }
-            Atom::Hexlet(h) => Item::bytes(ItemType::Hexlet, h, h.as_ptr()),
-            Atom::Float(f) => Item::bytes(ItemType::Float, f, f.as_ptr()),
-            Atom::Tai64(l) => Item::bytes(ItemType::Tai64, l, l.as_ptr()),
-            Atom::Magic(m) => Item::bytes(ItemType::Magic, m, m.as_ptr()),
-            // Containers and EOC make no leaf; strings are taken above.
-            _ => Item::plain(ItemType::Invalid),
+        // Containers and EOC make no leaf; strings are taken above.
+        let none = Item::plain(ItemType::Invalid);
+        let (step, item) = match a {
+            Atom::Eoc => (Step::Eoc, none),
+            Atom::List => (Step::List, none),
+            Atom::Map => (Step::Map, none),
+            Atom::Blob {
+                chunk_len_minus_one,
+            } => (Step::Blob(chunk_len_minus_one), none),
+            leaf => (Step::Leaf, leaf_node(leaf, int_header)),
         };
-        Ok((Step::of(&a), item, used))
+        Ok((step, item, used))
     }
+}
 
+/// The node of a decoded leaf other than BIN and STR (`int_header`: where
+/// a big integer's bytes start).
+#[inline(always)]
+fn leaf_node(a: Atom<'_>, int_header: *const u8) -> Item {
+    match a {
+        Atom::Nil => Item::plain(ItemType::Nil),
+        Atom::Bool(false) => Item::plain(ItemType::False),
+        Atom::Bool(true) => Item::plain(ItemType::True),
+        Atom::Uint(u) => Item::uint(u),
+        Atom::Nint(i) => Item::nint(i),
+        Atom::BigInt {
+            negative,
+            magnitude,
+        } => {
+            let t = if negative {
+                ItemType::Nbig
+            } else {
+                ItemType::Pbig
+            };
+            Item::bytes(t, magnitude, int_header)
+        }
+        Atom::Hexlet(h) => Item::bytes(ItemType::Hexlet, h, h.as_ptr()),
+        Atom::Float(f) => Item::bytes(ItemType::Float, f, f.as_ptr()),
+        Atom::Tai64(l) => Item::bytes(ItemType::Tai64, l, l.as_ptr()),
+        Atom::Magic(m) => Item::bytes(ItemType::Magic, m, m.as_ptr()),
+        _ => Item::plain(ItemType::Invalid),
+    }
+}
+
+impl<'a> Items<'a, &mut [Item]> {
     /// Applies one step (with `item`, its node if a leaf), as the grammar
     /// decides; `Ok(true)` when the document is complete. On error nothing
     /// was changed, so the step can be retried (NoMem) or the document

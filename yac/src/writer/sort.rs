@@ -36,14 +36,16 @@ pub(crate) fn sort_pairs(region: &mut [u8]) -> Result<(), Error> {
         let mut at = sorted;
         if sorted > 0 {
             let (max, _) = pair(region.get(last..).unwrap_or(&[]))?;
+            if key == max {
+                return Err(grammar::UNORDERED_KEY);
+            }
             if !key_above(key, max) {
                 // Find the first sorted pair above the key.
                 at = 0;
                 loop {
                     let (k, l) = pair(region.get(at..).unwrap_or(&[]))?;
                     if k == key {
-                        // A duplicate: the key rule refuses it.
-                        grammar::check_key(key, k)?;
+                        return Err(grammar::UNORDERED_KEY);
                     }
                     if key_above(k, key) {
                         break;
