@@ -31,7 +31,7 @@
 //! assert_eq!(g.feed(Step::Eoc, &mut levels[..]), Ok(Fed::Done));
 //! ```
 
-use crate::atom::{self, tag, Atom};
+use crate::atom::{self, Atom};
 use crate::enc;
 use crate::error::Error;
 use crate::rules::{chunk_fits, key_above};
@@ -200,7 +200,7 @@ pub(crate) const PARENT_LIST: usize = usize::MAX;
 /// length has exactly one header.
 #[inline]
 pub(crate) fn key_atom_at(buf: &[u8], key: &[u8]) -> usize {
-    let head = enc::string_header(tag::STR, key.len(), &mut [0; 9]);
+    let head = enc::string_header_len(key.len());
     (key.as_ptr() as usize)
         .wrapping_sub(buf.as_ptr() as usize)
         .wrapping_sub(head)

@@ -155,7 +155,9 @@ fn grammar_at<'a>(nodes: &[Item], st: &ParseState, max_depth: u32) -> Result<Gra
         ItemType::Blob => (State::Blob, at(st.cur.wrapping_add(1))?.raw_u64()),
         _ => (State::List, 0),
     };
-    let prev_key = if st.prev_key == NONE {
+    // Only a key compares with the previous key: a value after one
+    // needs no lookup.
+    let prev_key = if st.prev_key == NONE || state != State::MapKey {
         &[]
     } else {
         payload(at(st.prev_key)?)
