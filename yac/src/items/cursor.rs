@@ -13,10 +13,9 @@
 //! behind can be wrong.
 
 use super::node::Item;
-use super::{key_payload, Items, NONE, UNLINKED};
+use super::{payload, Items, NONE, UNLINKED};
 use crate::atom::ItemType;
 use crate::error::Error;
-use crate::grammar;
 
 /// A position among the children of a container: before its first child,
 /// between two children or after the last. Made by [`Items::cursor_first`],
@@ -233,15 +232,18 @@ impl<'a> Items<'a, &mut [Item]> {
             // Not at the end, or after a key (which a MAP never ends with).
             return Err(Error::Invalid);
         }
-        let prev = match c.key {
-            NONE => &[][..],
-            last => match key_payload(self.node(last)?) {
-                // A leaf put in a key position: the MAP is broken already.
-                [] => return Err(Error::Invalid),
-                prev => prev,
-            },
-        };
-        grammar::check_key(key_payload(self.node(key)?), prev)?;
+        let k = self.node(key)?;
+        if k.item_type() != ItemType::Str || k.size() == 0 {
+            return Err(Error::MapBadKey);
+        }
+        if c.key != NONE {
+            let last = self.node(c.key)?;
+            let above = last.item_type() == ItemType::Str
+                && crate::rules::key_above(payload(k), payload(last));
+            if !above {
+                return Err(Error::MapUnordered);
+            }
+        }
         self.relink_at(c.parent, c.prev, value)?;
         self.relink_at(c.parent, c.prev, key)?;
         self.adjust_count(c.parent, 2)?;

@@ -7,7 +7,6 @@ use super::state::*;
 use crate::atom::{tag, Atom, MAGIC_LEN};
 use crate::enc;
 use crate::error::Error;
-use crate::grammar;
 use crate::rules::{chunk_fits, key_above, strip_zeros};
 use crate::{float, tai64};
 
@@ -338,7 +337,7 @@ impl Core<'_, '_> {
             T_ROOT_DONE if self.st.flags & W_SEQ != 0 => return Ok(()),
             T_ROOT_DONE => Error::SecondRoot,
             T_BLOB => Error::BlobBadTerm,
-            _ => grammar::NOT_A_KEY,
+            _ => Error::MapBadKey,
         };
         Err(self.fail(e))
     }
@@ -486,26 +485,22 @@ impl Core<'_, '_> {
             self.value_slot()?;
             return Ok(StrRole::Value);
         }
-        let sorted = top & SORTED != 0;
-        let (key, len) = (self.st.hot.key, self.st.hot.key_len);
-        // A sorted MAP's keys are ordered when it closes; without a
-        // previous key (or none kept) there is no order to check.
-        let prev = if sorted || len == 0 {
-            None
-        } else {
-            match self.key_store() {
-                Some(store) => key_at(store, key, len),
-                None => key_at(self.buf.get(..self.st.hot.pos).unwrap_or(&[]), key, len),
-            }
-        };
-        if let Err(e) = grammar::check_key(s, prev.unwrap_or(&[])) {
-            return Err(self.fail(e));
+        if s.is_empty() {
+            return Err(self.fail(Error::MapBadKey));
         }
         if s.len() > u32::MAX as usize {
             return Err(self.fail(Error::LenTooBig));
         }
-        if sorted {
+        if top & SORTED != 0 {
             return Ok(StrRole::SortedKey);
+        }
+        let (key, len) = (self.st.hot.key, self.st.hot.key_len);
+        let prev = match self.key_store() {
+            Some(store) => key_at(store, key, len),
+            None => key_at(self.buf.get(..self.st.hot.pos).unwrap_or(&[]), key, len),
+        };
+        if len > 0 && prev.is_some_and(|p| !key_above(s, p)) {
+            return Err(self.fail(Error::MapUnordered));
         }
         if !self.keys.is_empty() && key.saturating_add(s.len()) > self.keys.len() {
             return Err(self.fail(Error::LenTooBig));
