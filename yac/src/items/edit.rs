@@ -472,8 +472,9 @@ impl<'a> Items<'a, &mut [Item]> {
         self.check_link(map, key)?;
         self.check_link(map, value)?;
         let k = self.node(key)?;
-        // Placed by key: no order to keep.
-        crate::grammar::check_key(super::key_payload(k), &[])?;
+        if k.item_type() != ItemType::Str || k.size() == 0 {
+            return Err(Error::MapBadKey);
+        }
         let (prev_value, equal) = self.find_pair(map, payload(k))?;
         if let Some(ck) = equal {
             let old = self.unlink_after(map, ck)?;

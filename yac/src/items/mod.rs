@@ -373,15 +373,3 @@ fn payload<'a>(item: &Item) -> &'a [u8] {
     // inside the input (the header's length was validated against it).
     unsafe { core::slice::from_raw_parts(ptr.wrapping_add(9), len) }
 }
-
-/// A node as a MAP key, for the grammar's key rule
-/// ([`crate::grammar::check_key`]): its payload when it is a STR, else
-/// empty, which is no key (only bytes nodes hold a pointer).
-#[inline]
-fn key_payload<'a>(item: &Item) -> &'a [u8] {
-    if item.item_type() == ItemType::Str {
-        payload(item)
-    } else {
-        &[]
-    }
-}
