@@ -23,7 +23,8 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
 use crate::atom::{tag, Atom};
-use crate::rules::{chunk_fits, key_above};
+use crate::grammar;
+use crate::rules::chunk_fits;
 use crate::serde::ext::{Ext, EXT};
 pub use crate::serde::{Error, ErrorKind};
 
@@ -604,12 +605,11 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
             return Ok(None);
         }
         let key = match self.de.atom()? {
-            Atom::Str(s) if !s.is_empty() => s,
-            _ => return Err(self.de.fail(crate::Error::MapBadKey, at)),
+            Atom::Str(s) => s,
+            // Not a STR: no key.
+            _ => "",
         };
-        if !self.prev.is_empty() && !key_above(key.as_bytes(), self.prev) {
-            return Err(self.de.fail(crate::Error::MapUnordered, at));
-        }
+        grammar::check_key(key.as_bytes(), self.prev).map_err(|e| self.de.fail(e, at))?;
         self.prev = key.as_bytes();
         seed.deserialize(de::value::BorrowedStrDeserializer::new(key))
             .map(Some)
@@ -637,9 +637,12 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, 'de> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
         let at = self.de.pos;
         let s = match self.de.atom()? {
-            Atom::Str(s) if !s.is_empty() => s,
-            _ => return Err(self.de.fail(crate::Error::MapBadKey, at)),
+            Atom::Str(s) => s,
+            // Not a STR: no key.
+            _ => "",
         };
+        // The MAP's first key.
+        grammar::check_key(s.as_bytes(), &[]).map_err(|e| self.de.fail(e, at))?;
         let v = seed
             .deserialize(de::value::BorrowedStrDeserializer::new(s))
             .map_err(|e: Error| e.or_at(at))?;

@@ -73,7 +73,7 @@ pub fn string_header(tag_base: u8, len: usize, out: &mut [u8; 9]) -> usize {
 }
 
 /// Header length of a BIN/STR of `len` payload bytes.
-fn string_header_len(len: usize) -> usize {
+pub(crate) fn string_header_len(len: usize) -> usize {
     if len < LEN_1 {
         1
     } else if len < LEN_2 {

@@ -31,10 +31,34 @@
 //! assert_eq!(g.feed(Step::Eoc, &mut levels[..]), Ok(Fed::Done));
 //! ```
 
-use crate::atom::{self, tag, Atom};
+use crate::atom::{self, Atom};
 use crate::enc;
 use crate::error::Error;
 use crate::rules::{chunk_fits, key_above};
+
+/// What the key rule says of an item where a MAP key is due that is not
+/// a non-empty STR.
+pub const NOT_A_KEY: Error = Error::MapBadKey;
+
+/// What the key rule says of a key that does not sort above the one
+/// before it; for a MAP sorted after the fact (the writer's sorted MAPs),
+/// that is a duplicate found while sorting.
+pub const UNORDERED_KEY: Error = Error::MapUnordered;
+
+/// The MAP key rule, for every user that holds a MAP's previous key
+/// itself (serde, the writer, the edits) as for the machine: `key` (empty
+/// for an item that is not a STR) may follow `prev` (empty before the
+/// first key) when it is a non-empty STR that sorts above `prev`.
+#[inline(always)]
+pub fn check_key(key: &[u8], prev: &[u8]) -> Result<(), Error> {
+    if key.is_empty() {
+        return Err(NOT_A_KEY);
+    }
+    if !prev.is_empty() && !key_above(key, prev) {
+        return Err(UNORDERED_KEY);
+    }
+    Ok(())
+}
 
 /// One atom as the grammar sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +155,24 @@ impl<'a> Levels<'a> for [Option<&'a [u8]>] {
     }
 }
 
+/// No levels: for a user that rebuilds the grammar from its own state
+/// before each step (the tree's parser: its nodes link to their parents)
+/// or checks one container by itself (the tree encoder). Closing a
+/// container then forgets what its parent was: the grammar says LIST,
+/// which such a user never reads.
+pub struct NoLevels;
+
+impl<'a> Levels<'a> for NoLevels {
+    #[inline]
+    fn push(&mut self, _: usize, _: Option<&'a [u8]>) -> Result<(), Error> {
+        Ok(())
+    }
+    #[inline]
+    fn pop(&mut self, _: usize) -> Result<Option<&'a [u8]>, Error> {
+        Ok(None)
+    }
+}
+
 /// Levels in a growing `Vec` (no `NoMem` but the allocator's).
 #[cfg(feature = "alloc")]
 impl<'a> Levels<'a> for alloc::vec::Vec<Option<&'a [u8]>> {
@@ -151,7 +193,18 @@ impl<'a> Levels<'a> for alloc::vec::Vec<Option<&'a [u8]>> {
 
 /// Marks a level whose container is a LIST in [`WordLevels`] (offsets
 /// are below `isize::MAX`).
-const PARENT_LIST: usize = usize::MAX;
+pub(crate) const PARENT_LIST: usize = usize::MAX;
+
+/// The offset in `buf` of the STR atom whose payload `key` is (a slice of
+/// `buf`): the atom starts its header's length before the payload, and a
+/// length has exactly one header.
+#[inline]
+pub(crate) fn key_atom_at(buf: &[u8], key: &[u8]) -> usize {
+    let head = enc::string_header_len(key.len());
+    (key.as_ptr() as usize)
+        .wrapping_sub(buf.as_ptr() as usize)
+        .wrapping_sub(head)
+}
 
 /// Levels in one word each, for documents in one buffer `buf` whose keys
 /// are payloads inside it (as the decoder gives them): a level keeps the
@@ -169,14 +222,7 @@ impl<'a> Levels<'a> for WordLevels<'_, 'a> {
     fn push(&mut self, depth: usize, parent: Option<&'a [u8]>) -> Result<(), Error> {
         let word = match parent {
             None => PARENT_LIST,
-            Some(key) => {
-                // The atom starts its header's length before the payload;
-                // a length has exactly one header.
-                let head = enc::string_header(tag::STR, key.len(), &mut [0; 9]);
-                (key.as_ptr() as usize)
-                    .wrapping_sub(self.buf.as_ptr() as usize)
-                    .wrapping_sub(head)
-            }
+            Some(key) => key_atom_at(self.buf, key),
         };
         *self.words.get_mut(depth).ok_or(Error::NoMem)? = word;
         Ok(())
@@ -211,9 +257,6 @@ pub struct Grammar<'a> {
     pub(crate) prev_key: &'a [u8],
     /// In a BLOB: its chunk length minus one.
     pub(crate) chunk_minus_one: u64,
-    /// Whether the MAP key rules apply (else a MAP is taken as a LIST,
-    /// and no levels are used).
-    pub(crate) keys: bool,
 }
 
 impl<'a> Grammar<'a> {
@@ -226,17 +269,6 @@ impl<'a> Grammar<'a> {
             max_depth: if max_depth == 0 { u32::MAX } else { max_depth },
             prev_key: &[],
             chunk_minus_one: 0,
-            keys: true,
-        }
-    }
-
-    /// [`Grammar::new`] without the MAP key rules: a MAP is taken as a
-    /// LIST (no key type, order or pairing), so that no levels are needed
-    /// at any depth. Everything else is checked.
-    pub const fn without_keys(max_depth: u32) -> Self {
-        Grammar {
-            keys: false,
-            ..Grammar::new(max_depth)
         }
     }
 
@@ -250,6 +282,12 @@ impl<'a> Grammar<'a> {
     #[inline]
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// [`Grammar::feed`] with [`NoLevels`]: one machine for every user
+    /// that needs no levels.
+    pub fn feed_alone(&mut self, step: Step<'a>) -> Result<Fed, Error> {
+        self.feed(step, &mut NoLevels)
     }
 
     /// Feeds one step. On an error nothing changed.
@@ -277,27 +315,15 @@ impl<'a> Grammar<'a> {
                 _ => self.close(levels),
             },
             Step::Str(key) if key_due => {
-                if key.is_empty() {
-                    return Err(Error::MapBadKey);
-                }
-                if !self.prev_key.is_empty() && !key_above(key, self.prev_key) {
-                    return Err(Error::MapUnordered);
-                }
+                check_key(key, self.prev_key)?;
                 self.prev_key = key;
                 self.state = State::MapValue;
                 Ok(Fed::Key)
             }
-            _ if key_due => Err(Error::MapBadKey),
+            _ if key_due => Err(NOT_A_KEY),
             Step::Leaf | Step::Bin(_) | Step::Str(_) => Ok(self.value_done()),
             Step::List => self.open(State::List, levels),
-            Step::Map => self.open(
-                if self.keys {
-                    State::MapKey
-                } else {
-                    State::List
-                },
-                levels,
-            ),
+            Step::Map => self.open(State::MapKey, levels),
             Step::Blob(chunk_minus_one) => {
                 self.open(State::Blob, levels)?;
                 self.chunk_minus_one = chunk_minus_one;
@@ -326,7 +352,7 @@ impl<'a> Grammar<'a> {
         if self.depth >= self.max_depth {
             return Err(Error::DeepRecursion);
         }
-        if self.keys && self.state != State::Top {
+        if self.state != State::Top {
             let parent = (self.state == State::MapValue).then_some(self.prev_key);
             // Not at the top: at least one container is open.
             levels.push((self.depth as usize).wrapping_sub(1), parent)?;
@@ -350,15 +376,11 @@ impl<'a> Grammar<'a> {
             };
             return Ok(Fed::Done);
         }
-        let (state, prev_key) = if !self.keys {
-            (State::List, &[][..])
-        } else {
-            match levels.pop(depth as usize - 1)? {
-                None => (State::List, &[][..]),
-                // The container was a MAP value: the next key is compared
-                // with the key before it.
-                Some(key) => (State::MapKey, key),
-            }
+        let (state, prev_key) = match levels.pop(depth as usize - 1)? {
+            None => (State::List, &[][..]),
+            // The container was a MAP value: the next key is compared
+            // with the key before it.
+            Some(key) => (State::MapKey, key),
         };
         self.depth = depth;
         self.state = state;
@@ -447,14 +469,14 @@ mod tests {
     }
 
     #[test]
-    fn without_keys_a_map_is_a_list() {
+    fn without_levels_a_closed_container_returns_to_a_list() {
         use Step::*;
-        let mut g = Grammar::without_keys(0);
-        let mut none: [Option<&[u8]>; 0] = [];
-        for s in [Map, Leaf, Map, Str(b""), Eoc, Eoc] {
-            assert!(g.feed(s, &mut none[..]).is_ok(), "{s:?}");
+        let mut g = Grammar::new(0);
+        for s in [Map, Str(b"k"), List, Eoc] {
+            assert!(g.feed_alone(s).is_ok(), "{s:?}");
         }
-        assert_eq!(g.state(), State::Top);
+        assert_eq!(g.state(), State::List);
+        assert_eq!(g.feed_alone(Eoc), Ok(Fed::Done));
     }
 
     #[test]

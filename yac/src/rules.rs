@@ -36,6 +36,10 @@ pub fn key_above(key: &[u8], prev: &[u8]) -> bool {
     if key.len() != prev.len() {
         return key.len() > prev.len();
     }
+    // Feature `size-first`: one slice comparison, no inline shortcuts.
+    if cfg!(feature = "size-first") {
+        return key > prev;
+    }
     // Most neighbouring keys differ in their first byte.
     match (key.first(), prev.first()) {
         (Some(a), Some(b)) if a != b => return a > b,

@@ -21,6 +21,7 @@ use alloc::vec::Vec;
 use serde::ser::{self, Serialize};
 
 use crate::atom::{tag, Atom};
+use crate::grammar;
 use crate::rules::{chunk_fits, key_above, key_cmp, strip_zeros};
 use crate::serde::error::UNKNOWN;
 use crate::serde::ext::{Ext, EXT};
@@ -312,9 +313,8 @@ impl<'o> Serializer<'o> {
 
     /// A MAP with one key, `variant`, whose value follows.
     fn variant_start(&mut self, variant: &'static str) -> Result<(), Error> {
-        if variant.is_empty() {
-            return Err(self.fail(crate::Error::MapBadKey));
-        }
+        // The MAP's first key.
+        grammar::check_key(variant.as_bytes(), &[]).map_err(|e| self.fail(e))?;
         self.byte(tag::MAP);
         self.str(variant)
     }
@@ -603,9 +603,8 @@ impl MapSer<'_, '_> {
     #[inline]
     fn key_str(&mut self, key: &str) -> Result<(), Error> {
         let ser = &mut *self.ser;
-        if key.is_empty() {
-            return Err(ser.fail(crate::Error::MapBadKey));
-        }
+        // Order is checked when the MAP is sorted on close.
+        grammar::check_key(key.as_bytes(), &[]).map_err(|e| ser.fail(e))?;
         let start = ser.out.len();
         ser.str(key)?;
         let payload = ser.out.len() - key.len();
@@ -671,16 +670,15 @@ impl MapSer<'_, '_> {
         if order.len() > SMALL_MAP {
             order.sort_by(|a, b| key_cmp(a.0.key(out), b.0.key(out)));
         }
-        if let Some(w) = order
-            .windows(2)
-            .find(|w| !key_above(w[1].0.key(out), w[0].0.key(out)))
-        {
-            let at = ser.flushed + w[1].0.start - ser.base;
+        // Sorted: only a duplicate can break the key rule.
+        if let Some((w, e)) = order.windows(2).find_map(|w| {
+            grammar::check_key(w[1].0.key(out), w[0].0.key(out))
+                .err()
+                .map(|e| (w[1].0.start, e))
+        }) {
+            let at = ser.flushed + w - ser.base;
             ser.order = order;
-            return Err(Error::new(
-                ErrorKind::Format(crate::Error::MapUnordered),
-                at,
-            ));
+            return Err(Error::new(ErrorKind::Format(e), at));
         }
         let mut body = core::mem::take(&mut ser.scratch);
         body.clear();

@@ -24,47 +24,11 @@
 //!
 //! [`Items::parse`]: crate::items::Items::parse
 
-use crate::atom::{self, tag, Atom};
+use crate::atom::{self, tag};
 use crate::error::Error;
-use crate::rules::{chunk_fits, key_above, Options};
+use crate::grammar::{self, Fed, Grammar, State, Step, WordLevels, PARENT_LIST};
+use crate::rules::{key_above, Options};
 use crate::utf8::{self, StrBatch};
-
-/// What one level of `levels` says about the parent of the container open
-/// at that level: a LIST (this value), or a MAP (the offset of the key
-/// whose value the container is; offsets are below `isize::MAX`).
-const PARENT_LIST: usize = usize::MAX;
-
-/// Where the validator stands: what the innermost open container expects.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Ctx {
-    /// No container open: the next atom is the document's root.
-    Top,
-    /// Inside a LIST.
-    List,
-    /// Inside a MAP, a key is due (or EOC).
-    MapKey,
-    /// Inside a MAP, the value of the last key is due.
-    MapVal,
-    /// Inside a BLOB: BIN chunks.
-    Blob,
-}
-
-/// One atom as the validator needs it.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    /// A scalar other than BIN and STR.
-    Leaf,
-    /// A BIN of this many bytes (a BLOB chunk, or a leaf).
-    Bin(usize),
-    /// A STR (a MAP key, or a leaf).
-    Str(&'a [u8]),
-    /// LIST or MAP.
-    Open(Ctx),
-    /// A BLOB header.
-    Blob(u64),
-    /// EOC.
-    Close,
-}
 
 /// Validates one whole item at `buf[*off..]` exactly as
 /// [`Items::parse`](crate::items::Items::parse) with options `opts` would,
@@ -144,20 +108,12 @@ struct Validator<'a> {
     pos: usize,
     /// Nodes the parse would have made so far.
     nodes: usize,
-    /// Open containers.
-    depth: u32,
-    ctx: Ctx,
-    /// Inside a MAP: the previous key's payload, empty before the first.
-    prev_key: &'a [u8],
-    /// Inside a MAP: offset of the last key atom.
-    key_at: usize,
-    /// Inside a BLOB: its chunk length minus one.
-    chunk_m1: u64,
-    /// `Options::max_depth`, with 0 (no limit) as `u32::MAX`.
-    max_depth: u32,
+    /// Decides every structural question; the fast loop keeps its fields
+    /// in registers and writes them back when it stops.
+    g: Grammar<'a>,
     trust_utf8: bool,
-    /// Whether the MAP key rules are checked (else a MAP is a LIST, and
-    /// `levels` is not used).
+    /// Whether the MAP key rules are checked (else a MAP is fed to the
+    /// grammar as a LIST, and `levels` is not used).
     keys: bool,
 }
 
@@ -167,24 +123,15 @@ impl<'a> Validator<'a> {
             buf,
             pos,
             nodes: 0,
-            depth: 0,
-            ctx: Ctx::Top,
-            prev_key: &[],
-            key_at: 0,
-            chunk_m1: 0,
-            max_depth: if opts.max_depth == 0 {
-                u32::MAX
-            } else {
-                opts.max_depth
-            },
+            g: Grammar::new(opts.max_depth),
             trust_utf8: opts.trust_utf8,
             keys,
         }
     }
 
     /// The atom loop: the fast loop takes the common atoms, the exact path
-    /// the rest one at a time. `self.pos` is left at the next atom on
-    /// success and at the offending one on error.
+    /// the rest one at a time, through the grammar. `self.pos` is left at
+    /// the next atom on success and at the offending one on error.
     fn run(&mut self, levels: &mut [usize]) -> Result<usize, Error> {
         loop {
             // Feature `size-first`: the exact path alone.
@@ -200,9 +147,23 @@ impl<'a> Validator<'a> {
                 },
                 None => self.exact(rest)?,
             };
-            let done = self.apply(step, levels)?;
+            let fed = if self.keys {
+                let words = &mut *levels;
+                let buf = self.buf;
+                self.g.feed(step, &mut WordLevels { buf, words })?
+            } else if step == Step::Map {
+                self.g.feed_alone(Step::List)?
+            } else {
+                self.g.feed_alone(step)?
+            };
+            // The nodes of the parse: a BLOB header takes two, EOC none.
+            self.nodes += match step {
+                Step::Eoc => 0,
+                Step::Blob(_) => 2,
+                _ => 1,
+            };
             self.pos += used;
-            if done {
+            if fed == Fed::Done {
                 return Ok(self.nodes);
             }
         }
@@ -215,10 +176,10 @@ impl<'a> Validator<'a> {
     fn window(&self, w: &[u8; 16], rest: &'a [u8]) -> Option<(Step<'a>, usize)> {
         let t = w[0];
         match t {
-            tag::EOC => Some((Step::Close, 1)),
+            tag::EOC => Some((Step::Eoc, 1)),
             tag::NIL | tag::FALSE | tag::TRUE => Some((Step::Leaf, 1)),
-            tag::LIST => Some((Step::Open(Ctx::List), 1)),
-            tag::MAP => Some((Step::Open(Ctx::MapKey), 1)),
+            tag::LIST => Some((Step::List, 1)),
+            tag::MAP => Some((Step::Map, 1)),
             tag::PINT | tag::NINT => atom::window_int_len(w).map(|used| (Step::Leaf, used)),
             tag::BIN..=0xFF => {
                 let (head, n) = atom::window_string_header(w)?;
@@ -253,134 +214,7 @@ impl<'a> Validator<'a> {
             return Ok((Step::Bin(body.len()), used));
         }
         let (a, used) = atom::decode(rest)?;
-        let step = match a {
-            Atom::Eoc => Step::Close,
-            Atom::List => Step::Open(Ctx::List),
-            Atom::Map => Step::Open(Ctx::MapKey),
-            Atom::Blob {
-                chunk_len_minus_one,
-            } => Step::Blob(chunk_len_minus_one),
-            // Kept for exhaustiveness: strings are taken above.
-            Atom::Bin(b) => Step::Bin(b.len()),
-            Atom::Str(s) => Step::Str(s.as_bytes()),
-            _ => Step::Leaf,
-        };
-        Ok((step, used))
-    }
-
-    /// Applies one step, as the parser's `apply` does (same checks, same
-    /// order); `Ok(true)` when it completes the document.
-    #[inline(always)]
-    fn apply(&mut self, step: Step<'a>, levels: &mut [usize]) -> Result<bool, Error> {
-        if self.ctx == Ctx::Blob {
-            let Step::Bin(n) = step else {
-                return Err(Error::BlobBadTerm);
-            };
-            let full = chunk_fits(n, self.chunk_m1)?;
-            self.nodes += 1;
-            return if full { Ok(false) } else { self.close(levels) };
-        }
-        let key_due = self.ctx == Ctx::MapKey;
-        match step {
-            Step::Close => match self.ctx {
-                Ctx::Top => Err(Error::UnexpectedEoc),
-                Ctx::MapVal => Err(Error::MapNoVal),
-                _ => self.close(levels),
-            },
-            Step::Str(key) if key_due => {
-                if key.is_empty() {
-                    return Err(Error::MapBadKey);
-                }
-                if !self.prev_key.is_empty() && !key_above(key, self.prev_key) {
-                    return Err(Error::MapUnordered);
-                }
-                self.prev_key = key;
-                self.key_at = self.pos;
-                self.nodes += 1;
-                self.ctx = Ctx::MapVal;
-                Ok(false)
-            }
-            _ if key_due => Err(Error::MapBadKey),
-            Step::Leaf | Step::Bin(_) | Step::Str(_) => {
-                self.nodes += 1;
-                Ok(self.value_done())
-            }
-            Step::Open(ctx) => {
-                self.open(levels)?;
-                self.nodes += 1;
-                self.ctx = if self.keys { ctx } else { Ctx::List };
-                Ok(false)
-            }
-            Step::Blob(chunk_m1) => {
-                self.open(levels)?;
-                self.nodes += 2;
-                self.ctx = Ctx::Blob;
-                self.chunk_m1 = chunk_m1;
-                Ok(false)
-            }
-        }
-    }
-
-    /// After a value in the current container: `true` when it was the root.
-    #[inline(always)]
-    fn value_done(&mut self) -> bool {
-        match self.ctx {
-            Ctx::Top => true,
-            Ctx::MapVal => {
-                self.ctx = Ctx::MapKey;
-                false
-            }
-            _ => false,
-        }
-    }
-
-    /// Descends into a new container (the caller sets its context): checks
-    /// the depth and records the parent.
-    #[inline(always)]
-    fn open(&mut self, levels: &mut [usize]) -> Result<(), Error> {
-        if self.depth >= self.max_depth {
-            return Err(Error::DeepRecursion);
-        }
-        if self.keys && self.ctx != Ctx::Top {
-            let parent = if self.ctx == Ctx::MapVal {
-                self.key_at
-            } else {
-                PARENT_LIST
-            };
-            *levels
-                .get_mut(self.depth as usize - 1)
-                .ok_or(Error::NoMem)? = parent;
-        }
-        self.depth += 1;
-        self.prev_key = &[];
-        Ok(())
-    }
-
-    /// Closes the innermost container; `Ok(true)` when it was the root.
-    #[inline(always)]
-    fn close(&mut self, levels: &[usize]) -> Result<bool, Error> {
-        self.depth -= 1;
-        if self.depth == 0 {
-            self.ctx = Ctx::Top;
-            return Ok(true);
-        }
-        if !self.keys {
-            self.ctx = Ctx::List;
-            return Ok(false);
-        }
-        let parent = *levels.get(self.depth as usize - 1).ok_or(Error::Invalid)?;
-        if parent == PARENT_LIST {
-            self.ctx = Ctx::List;
-            return Ok(false);
-        }
-        // The container was a MAP value: the next key is compared with the
-        // key before it.
-        let key_atom = self.buf.get(parent..).ok_or(Error::Invalid)?;
-        let (key, _) = atom::string_raw(key_atom)?;
-        self.prev_key = key;
-        self.key_at = parent;
-        self.ctx = Ctx::MapKey;
-        Ok(false)
+        Ok((Step::of(&a), used))
     }
 }
 
@@ -431,17 +265,18 @@ impl<'a> Validator<'a> {
     /// path would have taken in the same way (it skips work, never a check).
     #[inline(always)]
     fn fast(&mut self, levels: &mut [usize]) -> bool {
-        let (in_map, val_due) = match self.ctx {
-            Ctx::List => (false, false),
-            Ctx::MapKey => (true, false),
-            Ctx::MapVal => (true, true),
-            Ctx::Top | Ctx::Blob => return false,
+        let g = self.g;
+        let (in_map, val_due) = match g.state {
+            State::List => (false, false),
+            State::MapKey => (true, false),
+            State::MapValue => (true, true),
+            State::Top | State::Blob => return false,
         };
         // One bound for both limits: with d containers open, another may
         // open when d <= room, that is when d < max_depth and (with the
         // MAP key rules) `levels[d - 1]` exists.
         let room =
-            (self.max_depth as usize - 1).min(if self.keys { levels.len() } else { usize::MAX });
+            (g.max_depth as usize - 1).min(if self.keys { levels.len() } else { usize::MAX });
         let levels_len = if self.keys { room } else { 0 };
         let (Some(levels), Some(rest)) = (levels.get_mut(..levels_len), self.buf.get(self.pos..))
         else {
@@ -450,9 +285,14 @@ impl<'a> Validator<'a> {
         let mut r = Regs {
             rest,
             nodes: self.nodes,
-            depth: self.depth as usize,
-            prev_key: self.prev_key,
-            key_at: self.key_at,
+            depth: g.depth as usize,
+            prev_key: g.prev_key,
+            // Only read while a value is due: then the key is in `buf`.
+            key_at: if val_due {
+                grammar::key_atom_at(self.buf, g.prev_key)
+            } else {
+                0
+            },
             in_map,
             val_due,
         };
@@ -473,14 +313,13 @@ impl<'a> Validator<'a> {
             }
         }
         self.nodes = r.nodes;
-        self.depth = r.depth as u32;
-        self.prev_key = r.prev_key;
-        self.key_at = r.key_at;
-        self.ctx = match (done, r.in_map, r.val_due) {
-            (true, _, _) => Ctx::Top,
-            (false, false, _) => Ctx::List,
-            (false, true, false) => Ctx::MapKey,
-            (false, true, true) => Ctx::MapVal,
+        self.g.depth = r.depth as u32;
+        self.g.prev_key = r.prev_key;
+        self.g.state = match (done, r.in_map, r.val_due) {
+            (true, _, _) => State::Top,
+            (false, false, _) => State::List,
+            (false, true, false) => State::MapKey,
+            (false, true, true) => State::MapValue,
         };
         done
     }

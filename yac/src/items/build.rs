@@ -281,9 +281,8 @@ impl<'a> Items<'a, &mut [Item]> {
         if self.item_type(map) != ItemType::Map {
             return Err(Error::Invalid);
         }
-        if key.is_empty() {
-            return Err(Error::MapBadKey);
-        }
+        // Placed by key: no order to keep.
+        crate::grammar::check_key(key.as_bytes(), &[])?;
         self.prepare(&Atom::Str(key), extra)?;
         match value {
             Some(v) => self.check_link(map, v),

@@ -20,7 +20,8 @@ use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
 use crate::error::Error;
-use crate::rules::{chunk_fits, key_above};
+use crate::grammar::{Fed, Grammar, State, Step};
+use crate::rules::key_above;
 
 /// Where encoded bytes go: a buffer, or just a byte count. Every method
 /// either appends all its bytes or fails, appending nothing.
@@ -262,12 +263,18 @@ fn is_key(item: &Item) -> bool {
     item.type_bits() == T_STR && item.size() != 0
 }
 
-/// State of the BLOB being written (BLOBs do not nest).
+/// The BLOB being written (BLOBs do not nest): its chunk length, and
+/// whether it still takes chunks (the last one was full, or there was
+/// none). Each chunk is decided by the grammar in the BLOB's state.
 #[derive(Clone, Copy)]
 struct BlobOut {
     chunk_minus_one: u64,
-    last_full: bool,
+    open: bool,
 }
+
+/// Where the fast loop stops on a broken tree: its error is never
+/// reported (the exact loop runs again and decides).
+const STOP: Error = Error::Invalid;
 
 impl<'a, S: AsRef<[Item]>> Items<'a, S> {
     /// Writes the subtree at `idx` into `buf` and returns the number of
@@ -385,23 +392,20 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                     let key = nodes.get(n as usize).ok_or(Error::Invalid)?;
                     steps = steps.checked_sub(1).ok_or(Error::Invalid)?;
                     if !is_key(key) {
-                        return Err(Error::MapBadKey);
+                        return Err(STOP);
                     }
                     let k = payload(key);
                     sink = leaf(key, T_STR, sink)?;
                     let value = key.next;
                     if value >= UNLINKED {
-                        return Err(Error::MapNoVal);
+                        return Err(STOP);
                     }
                     let item = nodes.get(value as usize).ok_or(Error::Invalid)?;
                     let after = item.next;
                     if after < UNLINKED {
                         let next_key = nodes.get(after as usize).ok_or(Error::Invalid)?;
-                        if !is_key(next_key) {
-                            return Err(Error::MapBadKey);
-                        }
-                        if !key_above(payload(next_key), k) {
-                            return Err(Error::MapUnordered);
+                        if !is_key(next_key) || !key_above(payload(next_key), k) {
+                            return Err(STOP);
                         }
                     }
                     n = value;
@@ -569,7 +573,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                         })?;
                         blob = Some(BlobOut {
                             chunk_minus_one,
-                            last_full: true,
+                            open: true,
                         });
                     }
                 }
@@ -600,7 +604,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 }
                 if BLOBS {
                     if let Some(b) = blob.as_mut() {
-                        b.last_full = check_chunk(item, b.chunk_minus_one)?;
+                        check_chunk(item, b)?;
                     }
                 }
                 sink = leaf(item, bits, sink)?;
@@ -651,33 +655,30 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
         Ok(self.node(n.wrapping_add(1))?.raw_u64())
     }
 
-    /// A MAP must hold non-empty STR keys in strictly ascending order, each
-    /// followed by a value.
+    /// Checks a MAP whole before it is written: its children go through
+    /// the grammar in turn (the values as opaque items: the walk checks
+    /// each when it gets there), which decides key type and order and the
+    /// pairing.
     #[inline(never)]
     fn check_map(&self, map: &Item) -> Result<(), Error> {
         let nodes = self.nodes();
+        let mut g = Grammar::new(0);
+        g.feed_alone(Step::Map)?;
         let mut child = map.links().first;
-        let mut prev: &[u8] = &[];
         let mut budget = nodes.len();
         while child < UNLINKED {
-            budget = budget.checked_sub(2).ok_or(Error::Invalid)?;
-            let key = nodes.get(child as usize).ok_or(Error::Invalid)?;
-            if key.type_bits() != ItemType::Str as u32 || key.size() == 0 {
-                return Err(Error::MapBadKey);
-            }
-            let k = payload(key);
-            // The first key has `prev` empty, below every key.
-            if !key_above(k, prev) {
-                return Err(Error::MapUnordered);
-            }
-            prev = k;
-            let value = key.next;
-            if value >= UNLINKED {
-                return Err(Error::MapNoVal);
-            }
-            child = nodes.get(value as usize).ok_or(Error::Invalid)?.next;
+            budget = budget.checked_sub(1).ok_or(Error::Invalid)?;
+            let item = nodes.get(child as usize).ok_or(Error::Invalid)?;
+            // An empty STR has no payload to read; a non-STR none either.
+            let step = if is_key(item) {
+                Step::Str(payload(item))
+            } else {
+                Step::Leaf
+            };
+            g.feed_alone(step)?;
+            child = item.next;
         }
-        Ok(())
+        g.feed_alone(Step::Eoc).map(drop)
     }
 }
 
@@ -705,13 +706,14 @@ fn close<const BLOBS: bool>(
     }
 }
 
-/// What ends a BLOB: after a full last chunk an empty one (a BLOB ends
-/// with a chunk shorter than the chunk length), else nothing. Leaving a
+/// What ends a BLOB: when the grammar still takes chunks (the last one
+/// was full, or there was none) an empty chunk (which it takes), else
+/// nothing. Leaving a
 /// BLOB that was not entered is `Invalid`.
 #[cold]
 fn blob_end(blob: Option<BlobOut>) -> Result<Option<u8>, Error> {
     match blob {
-        Some(b) if b.last_full => Ok(Some(tag::BIN)),
+        Some(b) if b.open => Ok(Some(tag::BIN)),
         Some(_) => Ok(None),
         None => Err(Error::Invalid),
     }
@@ -785,16 +787,25 @@ fn slow_atom<'a>(item: &Item, t: ItemType) -> Result<Atom<'a>, Error> {
     Ok(atom)
 }
 
-/// A BLOB chunk must be a BIN no longer than the chunk length; returns
-/// whether it is full (only the last chunk may be shorter).
-fn check_chunk(item: &Item, chunk_minus_one: u64) -> Result<bool, Error> {
-    if item.item_type() != ItemType::Bin {
-        return Err(Error::BlobBadTerm);
+/// A BLOB chunk, fed to the BLOB's grammar, which decides whether it is
+/// a BIN that fits. A short chunk ends the BLOB, so in a tree it must be
+/// the last child: a chunk after it is one the grammar would refuse.
+fn check_chunk(item: &Item, blob: &mut BlobOut) -> Result<(), Error> {
+    let step = if item.type_bits() == T_BIN {
+        Step::Bin(payload(item).len())
+    } else {
+        Step::Leaf
+    };
+    let mut g = Grammar {
+        state: State::Blob,
+        depth: 1,
+        chunk_minus_one: blob.chunk_minus_one,
+        ..Grammar::new(0)
+    };
+    let fed = g.feed_alone(step)?;
+    blob.open = fed == Fed::Item;
+    match fed {
+        Fed::Done if item.next < UNLINKED => Err(Error::BlobBadChunk),
+        _ => Ok(()),
     }
-    let full = chunk_fits(payload(item).len(), chunk_minus_one)?;
-    if !full && item.next < UNLINKED {
-        // A short chunk must be the last one.
-        return Err(Error::BlobBadChunk);
-    }
-    Ok(full)
 }

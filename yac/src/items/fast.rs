@@ -17,9 +17,9 @@
 //! `benches/run.sh`.
 
 use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};
-use super::parse::check_key;
-use super::{Items, UNLINKED};
+use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, ItemType, Quick};
+use crate::rules::key_above;
 use crate::utf8::StrBatch;
 
 /// Where the fast loop stopped.
@@ -218,8 +218,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch)
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && !b.window_str(w, key)) || check_key(nodes, s.prev_key, key).is_err()
-        {
+        if (!lim.trust_utf8 && !b.window_str(w, key)) || !key_follows(nodes, s.prev_key, key) {
             return Flow::Stop(Stop::Slow);
         }
         let key_idx = s.len as u32;
@@ -231,6 +230,17 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch)
             return flow;
         }
     }
+}
+
+/// Whether the non-empty `key` may follow the MAP's previous key
+/// (`NONE` before the first); anything else goes to the exact path, where
+/// the grammar decides.
+#[inline(always)]
+fn key_follows(nodes: &[Item], prev_key: u32, key: &[u8]) -> bool {
+    prev_key == NONE
+        || nodes
+            .get(prev_key as usize)
+            .is_some_and(|p| key_above(key, payload(p)))
 }
 
 /// The value after a MAP key.

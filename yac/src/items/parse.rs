@@ -13,7 +13,7 @@ use super::node::{Item, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Atom, ItemType};
 use crate::error::Error;
-use crate::rules::{chunk_fits, key_above};
+use crate::grammar::{Fed, Grammar, State, Step};
 use crate::utf8;
 
 /// Where an unfinished parse stands: plain words, so that the C layer can
@@ -150,18 +150,33 @@ impl Default for ParseState {
     }
 }
 
-/// What one atom turned into.
-enum Step<'a> {
-    /// A leaf node to append.
-    Leaf(Item),
-    /// A STR that may be a MAP key (kept apart for the key checks).
-    Str(Item, &'a [u8]),
-    /// A LIST or MAP to open.
-    Open(ItemType),
-    /// A BLOB header to open.
-    Blob(u64),
-    /// EOC.
-    Close,
+/// The grammar where `st` stands in the pool `nodes`: the state from the
+/// open container's type and child count, its previous key, a BLOB's
+/// chunk length from its extension slot.
+#[inline(always)]
+fn grammar_at<'a>(nodes: &[Item], st: &ParseState, max_depth: u32) -> Result<Grammar<'a>, Error> {
+    let at = |i: u32| nodes.get(i as usize).ok_or(Error::Invalid);
+    let (state, chunk_minus_one) = match ItemType::from_u8(st.cur_type as u8) {
+        ItemType::Invalid => (State::Top, 0),
+        ItemType::Map if st.count % 2 == 0 => (State::MapKey, 0),
+        ItemType::Map => (State::MapValue, 0),
+        ItemType::Blob => (State::Blob, at(st.cur.wrapping_add(1))?.raw_u64()),
+        _ => (State::List, 0),
+    };
+    // Only a key compares with the previous key: a value after one
+    // needs no lookup.
+    let prev_key = if st.prev_key == NONE || state != State::MapKey {
+        &[]
+    } else {
+        payload(at(st.prev_key)?)
+    };
+    Ok(Grammar {
+        state,
+        depth: st.depth,
+        prev_key,
+        chunk_minus_one,
+        ..Grammar::new(max_depth)
+    })
 }
 
 impl<'a> Items<'a, &mut [Item]> {
@@ -239,9 +254,9 @@ impl<'a> Items<'a, &mut [Item]> {
                 }
             }
             let rest = buf.get(*off..).unwrap_or(&[]);
-            let (step, used) = self.decode_step(rest)?;
+            let (step, item, used) = self.decode_step(rest)?;
             let mut st = self.state;
-            let done = self.apply(&mut st, step)?;
+            let done = self.apply(&mut st, step, item)?;
             self.state = st;
             *off += used;
             if done {
@@ -250,97 +265,99 @@ impl<'a> Items<'a, &mut [Item]> {
         }
     }
 
-    /// Decodes the atom at the start of `rest` into a parser step.
+    /// Decodes the atom at the start of `rest`: its grammar step and, for
+    /// a leaf, its node.
     #[inline(always)]
-    fn decode_step(&self, rest: &'a [u8]) -> Result<(Step<'a>, usize), Error> {
+    fn decode_step(&self, rest: &'a [u8]) -> Result<(Step<'a>, Item, usize), Error> {
         let t = *rest.first().ok_or(Error::NotEnough(1))?;
         if t >= tag::BIN {
             let (body, used) = atom::string_raw(rest)?;
-            if t >= tag::STR {
+            let (step, ty) = if t >= tag::STR {
                 if !self.opts.trust_utf8 {
                     utf8::check_str(body)?;
                 }
-                return Ok((
-                    Step::Str(Item::bytes(ItemType::Str, body, rest.as_ptr()), body),
-                    used,
-                ));
-            }
-            return Ok((
-                Step::Leaf(Item::bytes(ItemType::Bin, body, rest.as_ptr())),
-                used,
-            ));
+                (Step::Str(body), ItemType::Str)
+            } else {
+                (Step::Bin(body.len()), ItemType::Bin)
+            };
+            return Ok((step, Item::bytes(ty, body, rest.as_ptr()), used));
         }
         let (a, used) = atom::decode(rest)?;
         let int_header = rest.get(1..).unwrap_or(&[]).as_ptr();
-        let step = match a {
-            Atom::Eoc => Step::Close,
-            Atom::Nil => Step::Leaf(Item::plain(ItemType::Nil)),
-            Atom::Bool(false) => Step::Leaf(Item::plain(ItemType::False)),
-            Atom::Bool(true) => Step::Leaf(Item::plain(ItemType::True)),
-            Atom::Uint(u) => Step::Leaf(Item::uint(u)),
-            Atom::Nint(i) => Step::Leaf(Item::nint(i)),
-            Atom::BigInt {
-                negative,
-                magnitude,
-            } => {
-                let t = if negative {
-                    ItemType::Nbig
-                } else {
-                    ItemType::Pbig
-                };
-                Step::Leaf(Item::bytes(t, magnitude, int_header))
-            }
-            Atom::List => Step::Open(ItemType::List),
-            Atom::Map => Step::Open(ItemType::Map),
+        // Containers and EOC make no leaf; strings are taken above.
+        let none = Item::plain(ItemType::Invalid);
+        let (step, item) = match a {
+            Atom::Eoc => (Step::Eoc, none),
+            Atom::List => (Step::List, none),
+            Atom::Map => (Step::Map, none),
             Atom::Blob {
                 chunk_len_minus_one,
-            } => Step::Blob(chunk_len_minus_one),
-            Atom::Hexlet(h) => Step::Leaf(Item::bytes(ItemType::Hexlet, h, h.as_ptr())),
-            Atom::Float(f) => Step::Leaf(Item::bytes(ItemType::Float, f, f.as_ptr())),
-            Atom::Tai64(l) => Step::Leaf(Item::bytes(ItemType::Tai64, l, l.as_ptr())),
-            Atom::Magic(m) => Step::Leaf(Item::bytes(ItemType::Magic, m, m.as_ptr())),
-            // Strings are handled above; kept for exhaustiveness.
-            Atom::Bin(b) => Step::Leaf(Item::bytes(ItemType::Bin, b, rest.as_ptr())),
-            Atom::Str(s) => Step::Str(
-                Item::bytes(ItemType::Str, s.as_bytes(), rest.as_ptr()),
-                s.as_bytes(),
-            ),
+            } => (Step::Blob(chunk_len_minus_one), none),
+            leaf => (Step::Leaf, leaf_node(leaf, int_header)),
         };
-        Ok((step, used))
+        Ok((step, item, used))
     }
+}
 
-    /// Applies one step; `Ok(true)` when the document is complete. On error
-    /// nothing was changed, so the step can be retried (NoMem) or the
-    /// document rolled back.
-    fn apply(&mut self, st: &mut ParseState, step: Step<'a>) -> Result<bool, Error> {
-        let parent = ItemType::from_u8(st.cur_type as u8);
-        if parent == ItemType::Blob {
-            return self.blob_chunk(st, step);
+/// The node of a decoded leaf other than BIN and STR (`int_header`: where
+/// a big integer's bytes start).
+#[inline(always)]
+fn leaf_node(a: Atom<'_>, int_header: *const u8) -> Item {
+    match a {
+        Atom::Nil => Item::plain(ItemType::Nil),
+        Atom::Bool(false) => Item::plain(ItemType::False),
+        Atom::Bool(true) => Item::plain(ItemType::True),
+        Atom::Uint(u) => Item::uint(u),
+        Atom::Nint(i) => Item::nint(i),
+        Atom::BigInt {
+            negative,
+            magnitude,
+        } => {
+            let t = if negative {
+                ItemType::Nbig
+            } else {
+                ItemType::Pbig
+            };
+            Item::bytes(t, magnitude, int_header)
         }
-        let key_due = parent == ItemType::Map && st.count % 2 == 0;
+        Atom::Hexlet(h) => Item::bytes(ItemType::Hexlet, h, h.as_ptr()),
+        Atom::Float(f) => Item::bytes(ItemType::Float, f, f.as_ptr()),
+        Atom::Tai64(l) => Item::bytes(ItemType::Tai64, l, l.as_ptr()),
+        Atom::Magic(m) => Item::bytes(ItemType::Magic, m, m.as_ptr()),
+        _ => Item::plain(ItemType::Invalid),
+    }
+}
+
+impl<'a> Items<'a, &mut [Item]> {
+    /// Applies one step (with `item`, its node if a leaf), as the grammar
+    /// decides; `Ok(true)` when the document is complete. On error nothing
+    /// was changed, so the step can be retried (NoMem) or the document
+    /// rolled back.
+    fn apply(&mut self, st: &mut ParseState, step: Step<'a>, item: Item) -> Result<bool, Error> {
+        let fed = {
+            // The open containers are part of the unfinished document:
+            // read from the whole pool, not through `node`.
+            let mut g = grammar_at(self.all_nodes(), st, self.opts.max_depth)?;
+            // Rebuilt before each step, so no levels.
+            g.feed_alone(step)?
+        };
         match step {
-            Step::Close => match parent {
-                ItemType::Invalid => Err(Error::UnexpectedEoc),
-                ItemType::Map if !key_due => Err(Error::MapNoVal),
-                _ => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
-            },
-            Step::Str(item, key) => {
-                if key_due {
-                    check_key(self.nodes, st.prev_key, key)?;
-                }
+            Step::Eoc => close_container(self.nodes, st, self.len).ok_or(Error::Invalid),
+            Step::List => self.open(st, ItemType::List, None),
+            Step::Map => self.open(st, ItemType::Map, None),
+            Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
+            Step::Leaf | Step::Bin(_) | Step::Str(_) => {
                 let idx = self.push(item)?;
-                if key_due {
+                if fed == Fed::Key {
                     st.prev_key = idx;
                 }
-                appended(self.nodes, st, idx).ok_or(Error::Invalid)
+                let done = appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
+                if done || matches!(fed, Fed::Key | Fed::Item) {
+                    return Ok(done);
+                }
+                // A BLOB's last chunk.
+                close_container(self.nodes, st, self.len).ok_or(Error::Invalid)
             }
-            _ if key_due => Err(Error::MapBadKey),
-            Step::Leaf(item) => {
-                let idx = self.push(item)?;
-                appended(self.nodes, st, idx).ok_or(Error::Invalid)
-            }
-            Step::Open(t) => self.open(st, t, None),
-            Step::Blob(chunk) => self.open(st, ItemType::Blob, Some(chunk)),
         }
     }
 
@@ -362,9 +379,6 @@ impl<'a> Items<'a, &mut [Item]> {
         t: ItemType,
         blob_chunk: Option<u64>,
     ) -> Result<bool, Error> {
-        if self.opts.max_depth != 0 && st.depth >= self.opts.max_depth {
-            return Err(Error::DeepRecursion);
-        }
         let slots = if blob_chunk.is_some() { 2 } else { 1 };
         let idx = self.alloc(slots)?;
         if let Some(chunk) = blob_chunk {
@@ -372,28 +386,6 @@ impl<'a> Items<'a, &mut [Item]> {
         }
         open_container(self.nodes, st, idx, t, slots).ok_or(Error::Invalid)?;
         Ok(false)
-    }
-
-    /// A step inside a BLOB: full chunks continue it, a shorter one ends it.
-    fn blob_chunk(&mut self, st: &mut ParseState, step: Step<'a>) -> Result<bool, Error> {
-        let Step::Leaf(item) = step else {
-            return Err(Error::BlobBadTerm);
-        };
-        if item.item_type() != ItemType::Bin {
-            return Err(Error::BlobBadTerm);
-        }
-        // The open BLOB's extension slot: part of the unfinished document,
-        // so read from the whole pool, not through `node` (finished nodes).
-        let ext = self.all_nodes().get(st.cur.wrapping_add(1) as usize);
-        let chunk_minus_one = ext.ok_or(Error::Invalid)?.raw_u64();
-        let full = chunk_fits(payload(&item).len(), chunk_minus_one)?;
-        let idx = self.push(item)?;
-        appended(self.nodes, st, idx).ok_or(Error::Invalid)?;
-        if full {
-            Ok(false)
-        } else {
-            close_container(self.nodes, st, self.len).ok_or(Error::Invalid)
-        }
     }
 }
 
@@ -483,21 +475,6 @@ fn close_container(nodes: &mut [Item], st: &mut ParseState, len: u32) -> Option<
         st.prev_key = c.wrapping_sub(1);
     }
     Some(false)
-}
-
-/// A MAP key must be a non-empty STR above the previous key.
-#[inline(always)]
-pub(super) fn check_key(nodes: &[Item], prev_key: u32, key: &[u8]) -> Result<(), Error> {
-    if key.is_empty() {
-        return Err(Error::MapBadKey);
-    }
-    if prev_key != NONE {
-        let prev = payload(nodes.get(prev_key as usize).ok_or(Error::Invalid)?);
-        if !key_above(key, prev) {
-            return Err(Error::MapUnordered);
-        }
-    }
-    Ok(())
 }
 
 /// Validates one whole item at the start of `buf` and returns how many

@@ -2,6 +2,7 @@
 
 use crate::atom;
 use crate::error::Error;
+use crate::grammar;
 use crate::rules::key_above;
 
 /// One MAP pair at the start of `bytes` (written by the writer, so valid):
@@ -36,7 +37,7 @@ pub(crate) fn sort_pairs(region: &mut [u8]) -> Result<(), Error> {
         if sorted > 0 {
             let (max, _) = pair(region.get(last..).unwrap_or(&[]))?;
             if key == max {
-                return Err(Error::MapUnordered);
+                return Err(grammar::UNORDERED_KEY);
             }
             if !key_above(key, max) {
                 // Find the first sorted pair above the key.
@@ -44,7 +45,7 @@ pub(crate) fn sort_pairs(region: &mut [u8]) -> Result<(), Error> {
                 loop {
                     let (k, l) = pair(region.get(at..).unwrap_or(&[]))?;
                     if k == key {
-                        return Err(Error::MapUnordered);
+                        return Err(grammar::UNORDERED_KEY);
                     }
                     if key_above(k, key) {
                         break;
