@@ -91,6 +91,49 @@ impl Entry {
     }
 }
 
+/// A key as the format's order sees it: its length first, then its bytes,
+/// of which the first 16 (zero-padded) are held here as one number, so
+/// that most comparisons need neither the output nor a byte loop.
+#[derive(Clone, Copy)]
+struct KeyRank {
+    len: usize,
+    head: u128,
+    /// Where its payload is in the output (read for keys of equal length
+    /// above 16 bytes).
+    at: usize,
+}
+
+impl KeyRank {
+    /// Below every key (keys are never empty).
+    const NONE: KeyRank = KeyRank {
+        len: 0,
+        head: 0,
+        at: 0,
+    };
+
+    /// Whether this key comes strictly after `prev`, both in `out`.
+    #[inline(always)]
+    fn above(&self, prev: &KeyRank, out: &[u8]) -> bool {
+        if (self.len, self.head) != (prev.len, prev.head) {
+            return (self.len, self.head) > (prev.len, prev.head);
+        }
+        self.len > 16 && self.above_long(prev, out)
+    }
+
+    /// [`above`](Self::above) for two long keys with the same first 16
+    /// bytes.
+    #[cold]
+    fn above_long(&self, prev: &KeyRank, out: &[u8]) -> bool {
+        match (
+            out.get(self.at..self.at + self.len),
+            out.get(prev.at..prev.at + prev.len),
+        ) {
+            (Some(k), Some(p)) => key_above(k, p),
+            _ => false,
+        }
+    }
+}
+
 /// Where [`Serializer`] hands the bytes it streams.
 type Sink<'o> = &'o mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
@@ -200,14 +243,8 @@ impl<'o> Serializer<'o> {
     fn string(&mut self, base: u8, payload: &[u8]) {
         let n = payload.len();
         if n <= 16 {
-            // Tag and payload built in a window and stored at once: no
-            // call to memcpy for the short strings (keys, mostly).
-            let mut w = [0u8; 24];
-            w[0] = (base & 0xC0) | n as u8;
-            copy_short(&mut w[1..17], payload);
-            let len = self.out.len();
-            self.out.extend_from_slice(&w);
-            self.out.truncate(len + 1 + n);
+            let w = short_window(base, payload);
+            self.put_window(&w, n);
             return;
         }
         let mut head = [0u8; 9];
@@ -219,13 +256,36 @@ impl<'o> Serializer<'o> {
         self.out.extend_from_slice(payload);
     }
 
+    /// Stores a window of [`short_window`] whose payload is `n` bytes long:
+    /// tag and payload at once, with no call to memcpy.
     #[inline(always)]
-    fn str(&mut self, s: &str) -> Result<(), Error> {
-        if has_nul(s.as_bytes()) {
+    fn put_window(&mut self, w: &[u8; 24], n: usize) {
+        let len = self.out.len();
+        self.out.extend_from_slice(w);
+        self.out.truncate(len + 1 + n);
+    }
+
+    /// A STR; its payload's first 16 bytes (zero-padded, as [`KeyRank`]
+    /// reads them) are returned.
+    #[inline(always)]
+    fn str(&mut self, s: &str) -> Result<[u8; 16], Error> {
+        let b = s.as_bytes();
+        if b.len() <= 16 {
+            let w = short_window(tag::STR, b);
+            let head = window_payload(&w);
+            if first_nul(&head) < b.len() {
+                return Err(self.fail(crate::Error::BadUtf8));
+            }
+            self.put_window(&w, b.len());
+            return Ok(head);
+        }
+        if has_nul(b) {
             return Err(self.fail(crate::Error::BadUtf8));
         }
-        self.string(tag::STR, s.as_bytes());
-        Ok(())
+        self.string(tag::STR, b);
+        let mut head = [0u8; 16];
+        head.copy_from_slice(b.get(..16).unwrap_or(&[0; 16]));
+        Ok(head)
     }
 
     fn f64(&mut self, v: f64) -> Result<(), Error> {
@@ -297,13 +357,14 @@ impl<'o> Serializer<'o> {
         }
     }
 
+    #[inline(always)]
     fn open_map(&mut self, closes: u8) -> MapSer<'_, 'o> {
         self.byte(tag::MAP);
         self.open_maps += 1;
         MapSer {
             start: self.out.len(),
             first_entry: self.entries.len(),
-            prev: (0, 0),
+            prev: KeyRank::NONE,
             unsorted: false,
             closes,
             ser: self,
@@ -316,8 +377,46 @@ impl<'o> Serializer<'o> {
             return Err(self.fail(crate::Error::MapBadKey));
         }
         self.byte(tag::MAP);
-        self.str(variant)
+        self.str(variant).map(drop)
     }
+}
+
+/// A short string's atom built in a window: the tag (`base` with the
+/// length) at 0, the payload (at most 16 bytes) from 1, zeros after it.
+#[inline(always)]
+fn short_window(base: u8, payload: &[u8]) -> [u8; 24] {
+    let mut w = [0u8; 24];
+    w[0] = (base & 0xC0) | payload.len() as u8;
+    copy_short(&mut w[1..17], payload);
+    w
+}
+
+/// The 16 payload bytes of a [`short_window`].
+#[inline(always)]
+fn window_payload(w: &[u8; 24]) -> [u8; 16] {
+    let mut p = [0u8; 16];
+    p.copy_from_slice(&w[1..17]);
+    p
+}
+
+/// Where the first zero byte of `b` is (16 if none), a word at a time:
+/// the lowest bit set in `(x - 0x01..01) & !x & 0x80..80` marks the first
+/// zero byte of `x` (a borrow only sets bits above it).
+#[inline(always)]
+fn first_nul(b: &[u8; 16]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let (lo, hi) = b.split_at(8);
+    let lo = zeros(u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])));
+    if lo != 0 {
+        return lo.trailing_zeros() as usize / 8;
+    }
+    let hi = zeros(u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])));
+    if hi != 0 {
+        return 8 + hi.trailing_zeros() as usize / 8;
+    }
+    16
 }
 
 /// Copies `src` (at most 16 bytes) to the start of `dst` (16 bytes) with
@@ -425,11 +524,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         self.f64(v)
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
-        self.str(v.encode_utf8(&mut [0u8; 4]))
+        self.str(v.encode_utf8(&mut [0u8; 4])).map(drop)
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
-        self.str(v)
+        self.str(v).map(drop)
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
         self.string(tag::BIN, v);
@@ -454,7 +553,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         _index: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        self.str(variant)
+        self.str(variant).map(drop)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -511,9 +610,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
             closes: 2,
         })
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
         Ok(self.open_map(1))
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
         Ok(self.open_map(1))
     }
@@ -589,9 +690,8 @@ pub struct MapSer<'a, 'o> {
     start: usize,
     /// This MAP's first index in `ser.entries`.
     first_entry: usize,
-    /// The previous key's payload: offset and length in the output (length
-    /// 0: no key yet).
-    prev: (usize, usize),
+    /// The previous key.
+    prev: KeyRank,
     /// A key came that is not above the one before.
     unsorted: bool,
     /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
@@ -599,28 +699,31 @@ pub struct MapSer<'a, 'o> {
 }
 
 impl MapSer<'_, '_> {
-    /// Writes a key (a non-empty STR) and notes where its entry starts.
-    #[inline]
+    /// Writes a key (a non-empty STR), notes where its entry starts, and
+    /// checks that it comes after the key before.
+    #[inline(always)]
     fn key_str(&mut self, key: &str) -> Result<(), Error> {
         let ser = &mut *self.ser;
         if key.is_empty() {
             return Err(ser.fail(crate::Error::MapBadKey));
         }
         let start = ser.out.len();
-        ser.str(key)?;
+        let head = ser.str(key)?;
         let payload = ser.out.len() - key.len();
         ser.entries.push(Entry {
             start,
             key: payload,
             key_len: key.len(),
         });
-        if self.prev.1 != 0 {
-            let prev = ser.out.get(self.prev.0..self.prev.0 + self.prev.1);
-            if !prev.is_some_and(|p| key_above(key.as_bytes(), p)) {
-                self.unsorted = true;
-            }
+        let rank = KeyRank {
+            len: key.len(),
+            head: u128::from_be_bytes(head),
+            at: payload,
+        };
+        if !rank.above(&self.prev, ser.out) {
+            self.unsorted = true;
         }
-        self.prev = (payload, key.len());
+        self.prev = rank;
         Ok(())
     }
 
@@ -888,5 +991,64 @@ impl ser::Serializer for ExtSer<'_, '_> {
         _: &T,
     ) -> Result<(), Error> {
         not_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_nul_finds_the_first_zero_byte() {
+        for len in 0..=16 {
+            for at in 0..len {
+                let mut b = [0x01u8; 16];
+                // Bytes after the zero that a borrow could mark.
+                b[at] = 0;
+                if let Some(x) = b.get_mut(at + 1) {
+                    *x = 0x01;
+                }
+                assert_eq!(first_nul(&b), at);
+            }
+        }
+        assert_eq!(first_nul(&[0xFF; 16]), 16);
+    }
+
+    #[test]
+    fn key_rank_orders_as_key_above() {
+        let keys: [&str; 9] = [
+            "a",
+            "b",
+            "ab",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+            "abcdefghijklmnoqa",
+            "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}",
+        ];
+        let mut out = Vec::new();
+        let ranks: Vec<KeyRank> = keys
+            .iter()
+            .map(|k| {
+                let mut ser = Serializer::new(&mut out);
+                let head = ser.str(k).unwrap();
+                let at = out.len() - k.len();
+                KeyRank {
+                    len: k.len(),
+                    head: u128::from_be_bytes(head),
+                    at,
+                }
+            })
+            .collect();
+        for (a, ra) in keys.iter().zip(&ranks) {
+            for (b, rb) in keys.iter().zip(&ranks) {
+                assert_eq!(
+                    ra.above(rb, &out),
+                    key_above(a.as_bytes(), b.as_bytes()),
+                    "{a} {b}"
+                );
+            }
+        }
     }
 }
