@@ -7,7 +7,10 @@
 //! with the one before ([`key_above`], the format's key order) and, only if
 //! one came out of order, reorders the MAP's entries when it closes (a
 //! duplicate key is refused then). A `HashMap` thus gives the same bytes as
-//! a `BTreeMap` with the same contents. Nothing is allocated per MAP: the
+//! a `BTreeMap` with the same contents. A struct's first key out of order
+//! instead moves the small entry in its way aside ([`SMALL_MOVE`]) and is
+//! written in place, so that a large field after it is never moved; the
+//! aside entries come back when a key above them comes or the MAP ends. Nothing is allocated per MAP: the
 //! entries' offsets and the reordering's scratch space are kept by the
 //! serializer for the whole document.
 //!
@@ -17,6 +20,7 @@
 //! closes, since a later key may move its entries.
 
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use serde::ser::{self, Serialize};
 
@@ -73,6 +77,10 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
 /// Up to this many entries, a MAP out of order is put in order by
 /// insertion; beyond, by a merge sort.
 const SMALL_MAP: usize = 16;
+
+/// A struct's entry of up to this many bytes is moved aside for a key
+/// that comes before it (a later entry can then be written in place).
+const SMALL_MOVE: usize = 64;
 
 /// Where a MAP entry is in the output.
 #[derive(Clone, Copy)]
@@ -134,6 +142,11 @@ impl KeyRank {
     }
 }
 
+/// The error of a key equal to one before it in its MAP.
+fn duplicate(ser: &Serializer<'_>) -> Error {
+    ser.fail(crate::Error::MapUnordered)
+}
+
 /// Where [`Serializer`] hands the bytes it streams.
 type Sink<'o> = &'o mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
@@ -153,6 +166,10 @@ pub struct Serializer<'o> {
     /// Reordering space: the entries with their ends, then the MAP's bytes.
     order: Vec<(Entry, usize)>,
     scratch: Vec<u8>,
+    /// Entries of the open structs set aside until a key above theirs
+    /// comes, with their ends, in `stash`; each struct's smallest key last.
+    stashed: Vec<(Entry, usize)>,
+    stash: Vec<u8>,
 }
 
 impl<'o> Serializer<'o> {
@@ -167,6 +184,8 @@ impl<'o> Serializer<'o> {
             entries: Vec::new(),
             order: Vec::new(),
             scratch: Vec::new(),
+            stashed: Vec::new(),
+            stash: Vec::new(),
         }
     }
 
@@ -358,7 +377,7 @@ impl<'o> Serializer<'o> {
     }
 
     #[inline(always)]
-    fn open_map(&mut self, closes: u8) -> MapSer<'_, 'o> {
+    fn open_map(&mut self, closes: u8, in_place: bool) -> MapSer<'_, 'o> {
         self.byte(tag::MAP);
         self.open_maps += 1;
         MapSer {
@@ -366,6 +385,8 @@ impl<'o> Serializer<'o> {
             first_entry: self.entries.len(),
             prev: KeyRank::NONE,
             unsorted: false,
+            in_place,
+            first_stashed: self.stashed.len(),
             closes,
             ser: self,
         }
@@ -612,11 +633,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
-        Ok(self.open_map(1))
+        Ok(self.open_map(1, false))
     }
     #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
-        Ok(self.open_map(1))
+        Ok(self.open_map(1, true))
     }
     fn serialize_struct_variant(
         self,
@@ -626,7 +647,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         _len: usize,
     ) -> Result<MapSer<'a, 'o>, Error> {
         self.variant_start(variant)?;
-        Ok(self.open_map(2))
+        Ok(self.open_map(2, true))
     }
 }
 
@@ -694,6 +715,10 @@ pub struct MapSer<'a, 'o> {
     prev: KeyRank,
     /// A key came that is not above the one before.
     unsorted: bool,
+    /// Keys are put in order as they come (a struct's), not at the end.
+    in_place: bool,
+    /// This MAP's first index in `ser.stashed`.
+    first_stashed: usize,
     /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
     closes: u8,
 }
@@ -707,24 +732,115 @@ impl MapSer<'_, '_> {
         if key.is_empty() {
             return Err(ser.fail(crate::Error::MapBadKey));
         }
-        let start = ser.out.len();
+        let mut start = ser.out.len();
         let head = ser.str(key)?;
-        let payload = ser.out.len() - key.len();
-        ser.entries.push(Entry {
-            start,
-            key: payload,
-            key_len: key.len(),
-        });
-        let rank = KeyRank {
+        let mut rank = KeyRank {
             len: key.len(),
             head: u128::from_be_bytes(head),
-            at: payload,
+            at: ser.out.len() - key.len(),
         };
-        if !rank.above(&self.prev, ser.out) {
-            self.unsorted = true;
+        let stashed = ser.stashed.len() > self.first_stashed;
+        if stashed || !rank.above(&self.prev, ser.out) {
+            let last_len = ser.entries.last().map_or(0, |e| start - e.start);
+            if self.in_place && last_len <= SMALL_MOVE {
+                // Once only: a struct whose keys keep coming out of order,
+                // or whose entry in the way is large, is sorted at its
+                // end instead.
+                self.in_place = false;
+                ser.out.truncate(start);
+                self.make_room(key.as_bytes())?;
+                let ser = &mut *self.ser;
+                start = ser.out.len();
+                ser.str(key)?;
+                rank.at = ser.out.len() - key.len();
+            } else {
+                self.in_place = false;
+                self.unsorted = true;
+            }
         }
+        let ser = &mut *self.ser;
+        ser.entries.push(Entry {
+            start,
+            key: rank.at,
+            key_len: key.len(),
+        });
         self.prev = rank;
         Ok(())
+    }
+
+    /// Makes the end of the output the place of `key` in a struct's
+    /// order: the stashed entries below it come back, the written ones
+    /// above it go to the stash. Equal keys are refused.
+    #[cold]
+    fn make_room(&mut self, key: &[u8]) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        while ser.stashed.len() > self.first_stashed {
+            let Some(&(top, end)) = ser.stashed.last() else {
+                break;
+            };
+            match key_cmp(top.key(&ser.stash), key) {
+                Ordering::Less => {}
+                Ordering::Equal => return Err(duplicate(ser)),
+                Ordering::Greater => break,
+            }
+            ser.stashed.pop();
+            let start = ser.out.len();
+            ser.out
+                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
+            ser.stash.truncate(top.start);
+            ser.entries.push(Entry {
+                start,
+                key: start + (top.key - top.start),
+                key_len: top.key_len,
+            });
+        }
+        let mut keep = ser.entries.len();
+        while keep > self.first_entry {
+            match key_cmp(ser.entries[keep - 1].key(ser.out), key) {
+                Ordering::Less => break,
+                Ordering::Equal => return Err(duplicate(ser)),
+                Ordering::Greater => keep -= 1,
+            }
+        }
+        let Some(&first_moved) = ser.entries.get(keep) else {
+            return Ok(());
+        };
+        // Largest first, so that the smallest is on top.
+        let mut end = ser.out.len();
+        for e in ser.entries.drain(keep..).rev() {
+            let start = ser.stash.len();
+            ser.stash
+                .extend_from_slice(ser.out.get(e.start..end).unwrap_or(&[]));
+            let moved = Entry {
+                start,
+                key: start + (e.key - e.start),
+                key_len: e.key_len,
+            };
+            ser.stashed.push((moved, ser.stash.len()));
+            end = e.start;
+        }
+        ser.out.truncate(first_moved.start);
+        Ok(())
+    }
+
+    /// Brings back the stashed entries, smallest first.
+    #[cold]
+    fn unstash(&mut self) {
+        let ser = &mut *self.ser;
+        while ser.stashed.len() > self.first_stashed {
+            let Some((top, end)) = ser.stashed.pop() else {
+                break;
+            };
+            let start = ser.out.len();
+            ser.out
+                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
+            ser.stash.truncate(top.start);
+            ser.entries.push(Entry {
+                start,
+                key: start + (top.key - top.start),
+                key_len: top.key_len,
+            });
+        }
     }
 
     fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
@@ -739,6 +855,9 @@ impl MapSer<'_, '_> {
     /// Puts the entries in canonical key order and closes the MAP.
     #[inline]
     fn finish(mut self) -> Result<(), Error> {
+        if self.ser.stashed.len() > self.first_stashed {
+            self.unstash();
+        }
         if self.unsorted {
             self.sort()?;
         }
