@@ -8,7 +8,7 @@
 //! one came out of order, reorders the MAP's entries when it closes (a
 //! duplicate key is refused then). A `HashMap` thus gives the same bytes as
 //! a `BTreeMap` with the same contents. A struct's first key out of order
-//! instead moves the small entry in its way aside ([`SMALL_MOVE`]) and is
+//! instead moves the small entry in its way aside (`SMALL_MOVE` bytes at most) and is
 //! written in place, so that a large field after it is never moved; the
 //! aside entries come back when a key above them comes or the MAP ends. Nothing is allocated per MAP: the
 //! entries' offsets and the reordering's scratch space are kept by the
