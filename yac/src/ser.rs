@@ -7,7 +7,10 @@
 //! with the one before ([`key_above`], the format's key order) and, only if
 //! one came out of order, reorders the MAP's entries when it closes (a
 //! duplicate key is refused then). A `HashMap` thus gives the same bytes as
-//! a `BTreeMap` with the same contents. Nothing is allocated per MAP: the
+//! a `BTreeMap` with the same contents. A struct's first key out of order
+//! instead moves the small entry in its way aside (`SMALL_MOVE` bytes at most) and is
+//! written in place, so that a large field after it is never moved; the
+//! aside entries come back when a key above them comes or the MAP ends. Nothing is allocated per MAP: the
 //! entries' offsets and the reordering's scratch space are kept by the
 //! serializer for the whole document.
 //!
@@ -17,6 +20,7 @@
 //! closes, since a later key may move its entries.
 
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use serde::ser::{self, Serialize};
 
@@ -75,6 +79,10 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
 /// insertion; beyond, by a merge sort.
 const SMALL_MAP: usize = 16;
 
+/// A struct's entry of up to this many bytes is moved aside for a key
+/// that comes before it (a later entry can then be written in place).
+const SMALL_MOVE: usize = 64;
+
 /// Where a MAP entry is in the output.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -90,6 +98,54 @@ impl Entry {
     fn key<'b>(&self, out: &'b [u8]) -> &'b [u8] {
         out.get(self.key..self.key + self.key_len).unwrap_or(&[])
     }
+}
+
+/// A key as the format's order sees it: its length first, then its bytes,
+/// of which the first 16 (zero-padded) are held here as one number, so
+/// that most comparisons need neither the output nor a byte loop.
+#[derive(Clone, Copy)]
+struct KeyRank {
+    len: usize,
+    head: u128,
+    /// Where its payload is in the output (read for keys of equal length
+    /// above 16 bytes).
+    at: usize,
+}
+
+impl KeyRank {
+    /// Below every key (keys are never empty).
+    const NONE: KeyRank = KeyRank {
+        len: 0,
+        head: 0,
+        at: 0,
+    };
+
+    /// Whether this key comes strictly after `prev`, both in `out`.
+    #[inline(always)]
+    fn above(&self, prev: &KeyRank, out: &[u8]) -> bool {
+        if (self.len, self.head) != (prev.len, prev.head) {
+            return (self.len, self.head) > (prev.len, prev.head);
+        }
+        self.len > 16 && self.above_long(prev, out)
+    }
+
+    /// [`above`](Self::above) for two long keys with the same first 16
+    /// bytes.
+    #[cold]
+    fn above_long(&self, prev: &KeyRank, out: &[u8]) -> bool {
+        match (
+            out.get(self.at..self.at + self.len),
+            out.get(prev.at..prev.at + prev.len),
+        ) {
+            (Some(k), Some(p)) => key_above(k, p),
+            _ => false,
+        }
+    }
+}
+
+/// The error of a key equal to one before it in its MAP.
+fn duplicate(ser: &Serializer<'_>) -> Error {
+    ser.fail(grammar::UNORDERED_KEY)
 }
 
 /// Where [`Serializer`] hands the bytes it streams.
@@ -111,6 +167,10 @@ pub struct Serializer<'o> {
     /// Reordering space: the entries with their ends, then the MAP's bytes.
     order: Vec<(Entry, usize)>,
     scratch: Vec<u8>,
+    /// Entries of the open structs set aside until a key above theirs
+    /// comes, with their ends, in `stash`; each struct's smallest key last.
+    stashed: Vec<(Entry, usize)>,
+    stash: Vec<u8>,
 }
 
 impl<'o> Serializer<'o> {
@@ -125,6 +185,8 @@ impl<'o> Serializer<'o> {
             entries: Vec::new(),
             order: Vec::new(),
             scratch: Vec::new(),
+            stashed: Vec::new(),
+            stash: Vec::new(),
         }
     }
 
@@ -201,14 +263,8 @@ impl<'o> Serializer<'o> {
     fn string(&mut self, base: u8, payload: &[u8]) {
         let n = payload.len();
         if n <= 16 {
-            // Tag and payload built in a window and stored at once: no
-            // call to memcpy for the short strings (keys, mostly).
-            let mut w = [0u8; 24];
-            w[0] = (base & 0xC0) | n as u8;
-            copy_short(&mut w[1..17], payload);
-            let len = self.out.len();
-            self.out.extend_from_slice(&w);
-            self.out.truncate(len + 1 + n);
+            let w = short_window(base, payload);
+            self.put_window(&w, n);
             return;
         }
         let mut head = [0u8; 9];
@@ -220,13 +276,36 @@ impl<'o> Serializer<'o> {
         self.out.extend_from_slice(payload);
     }
 
+    /// Stores a window of [`short_window`] whose payload is `n` bytes long:
+    /// tag and payload at once, with no call to memcpy.
     #[inline(always)]
-    fn str(&mut self, s: &str) -> Result<(), Error> {
-        if has_nul(s.as_bytes()) {
+    fn put_window(&mut self, w: &[u8; 24], n: usize) {
+        let len = self.out.len();
+        self.out.extend_from_slice(w);
+        self.out.truncate(len + 1 + n);
+    }
+
+    /// A STR; its payload's first 16 bytes (zero-padded, as [`KeyRank`]
+    /// reads them) are returned.
+    #[inline(always)]
+    fn str(&mut self, s: &str) -> Result<[u8; 16], Error> {
+        let b = s.as_bytes();
+        if b.len() <= 16 {
+            let w = short_window(tag::STR, b);
+            let head = window_payload(&w);
+            if first_nul(&head) < b.len() {
+                return Err(self.fail(crate::Error::BadUtf8));
+            }
+            self.put_window(&w, b.len());
+            return Ok(head);
+        }
+        if has_nul(b) {
             return Err(self.fail(crate::Error::BadUtf8));
         }
-        self.string(tag::STR, s.as_bytes());
-        Ok(())
+        self.string(tag::STR, b);
+        let mut head = [0u8; 16];
+        head.copy_from_slice(b.get(..16).unwrap_or(&[0; 16]));
+        Ok(head)
     }
 
     fn f64(&mut self, v: f64) -> Result<(), Error> {
@@ -298,14 +377,17 @@ impl<'o> Serializer<'o> {
         }
     }
 
-    fn open_map(&mut self, closes: u8) -> MapSer<'_, 'o> {
+    #[inline(always)]
+    fn open_map(&mut self, closes: u8, in_place: bool) -> MapSer<'_, 'o> {
         self.byte(tag::MAP);
         self.open_maps += 1;
         MapSer {
             start: self.out.len(),
             first_entry: self.entries.len(),
-            prev: (0, 0),
+            prev: KeyRank::NONE,
             unsorted: false,
+            in_place,
+            first_stashed: self.stashed.len(),
             closes,
             ser: self,
         }
@@ -316,8 +398,46 @@ impl<'o> Serializer<'o> {
         // The MAP's first key.
         grammar::check_key(variant.as_bytes(), &[]).map_err(|e| self.fail(e))?;
         self.byte(tag::MAP);
-        self.str(variant)
+        self.str(variant).map(drop)
     }
+}
+
+/// A short string's atom built in a window: the tag (`base` with the
+/// length) at 0, the payload (at most 16 bytes) from 1, zeros after it.
+#[inline(always)]
+fn short_window(base: u8, payload: &[u8]) -> [u8; 24] {
+    let mut w = [0u8; 24];
+    w[0] = (base & 0xC0) | payload.len() as u8;
+    copy_short(&mut w[1..17], payload);
+    w
+}
+
+/// The 16 payload bytes of a [`short_window`].
+#[inline(always)]
+fn window_payload(w: &[u8; 24]) -> [u8; 16] {
+    let mut p = [0u8; 16];
+    p.copy_from_slice(&w[1..17]);
+    p
+}
+
+/// Where the first zero byte of `b` is (16 if none), a word at a time:
+/// the lowest bit set in `(x - 0x01..01) & !x & 0x80..80` marks the first
+/// zero byte of `x` (a borrow only sets bits above it).
+#[inline(always)]
+fn first_nul(b: &[u8; 16]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let (lo, hi) = b.split_at(8);
+    let lo = zeros(u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])));
+    if lo != 0 {
+        return lo.trailing_zeros() as usize / 8;
+    }
+    let hi = zeros(u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])));
+    if hi != 0 {
+        return 8 + hi.trailing_zeros() as usize / 8;
+    }
+    16
 }
 
 /// Copies `src` (at most 16 bytes) to the start of `dst` (16 bytes) with
@@ -425,11 +545,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         self.f64(v)
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
-        self.str(v.encode_utf8(&mut [0u8; 4]))
+        self.str(v.encode_utf8(&mut [0u8; 4])).map(drop)
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
-        self.str(v)
+        self.str(v).map(drop)
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
         self.string(tag::BIN, v);
@@ -454,7 +574,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         _index: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        self.str(variant)
+        self.str(variant).map(drop)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -511,11 +631,13 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
             closes: 2,
         })
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
-        Ok(self.open_map(1))
+        Ok(self.open_map(1, false))
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
-        Ok(self.open_map(1))
+        Ok(self.open_map(1, true))
     }
     fn serialize_struct_variant(
         self,
@@ -525,7 +647,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         _len: usize,
     ) -> Result<MapSer<'a, 'o>, Error> {
         self.variant_start(variant)?;
-        Ok(self.open_map(2))
+        Ok(self.open_map(2, true))
     }
 }
 
@@ -589,38 +711,135 @@ pub struct MapSer<'a, 'o> {
     start: usize,
     /// This MAP's first index in `ser.entries`.
     first_entry: usize,
-    /// The previous key's payload: offset and length in the output (length
-    /// 0: no key yet).
-    prev: (usize, usize),
+    /// The previous key.
+    prev: KeyRank,
     /// A key came that is not above the one before.
     unsorted: bool,
+    /// Keys are put in order as they come (a struct's), not at the end.
+    in_place: bool,
+    /// This MAP's first index in `ser.stashed`.
+    first_stashed: usize,
     /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
     closes: u8,
 }
 
 impl MapSer<'_, '_> {
-    /// Writes a key (a non-empty STR) and notes where its entry starts.
-    #[inline]
+    /// Writes a key (a non-empty STR), notes where its entry starts, and
+    /// checks that it comes after the key before.
+    #[inline(always)]
     fn key_str(&mut self, key: &str) -> Result<(), Error> {
         let ser = &mut *self.ser;
-        // Order is checked when the MAP is sorted on close.
+        // Order is checked by rank below, duplicates when sorting.
         grammar::check_key(key.as_bytes(), &[]).map_err(|e| ser.fail(e))?;
-        let start = ser.out.len();
-        ser.str(key)?;
-        let payload = ser.out.len() - key.len();
-        ser.entries.push(Entry {
-            start,
-            key: payload,
-            key_len: key.len(),
-        });
-        if self.prev.1 != 0 {
-            let prev = ser.out.get(self.prev.0..self.prev.0 + self.prev.1);
-            if !prev.is_some_and(|p| key_above(key.as_bytes(), p)) {
+        let mut start = ser.out.len();
+        let head = ser.str(key)?;
+        let mut rank = KeyRank {
+            len: key.len(),
+            head: u128::from_be_bytes(head),
+            at: ser.out.len() - key.len(),
+        };
+        let stashed = ser.stashed.len() > self.first_stashed;
+        if stashed || !rank.above(&self.prev, ser.out) {
+            let last_len = ser.entries.last().map_or(0, |e| start - e.start);
+            if self.in_place && last_len <= SMALL_MOVE {
+                // Once only: a struct whose keys keep coming out of order,
+                // or whose entry in the way is large, is sorted at its
+                // end instead.
+                self.in_place = false;
+                ser.out.truncate(start);
+                self.make_room(key.as_bytes())?;
+                let ser = &mut *self.ser;
+                start = ser.out.len();
+                ser.str(key)?;
+                rank.at = ser.out.len() - key.len();
+            } else {
+                self.in_place = false;
                 self.unsorted = true;
             }
         }
-        self.prev = (payload, key.len());
+        let ser = &mut *self.ser;
+        ser.entries.push(Entry {
+            start,
+            key: rank.at,
+            key_len: key.len(),
+        });
+        self.prev = rank;
         Ok(())
+    }
+
+    /// Makes the end of the output the place of `key` in a struct's
+    /// order: the stashed entries below it come back, the written ones
+    /// above it go to the stash. Equal keys are refused.
+    #[cold]
+    fn make_room(&mut self, key: &[u8]) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        while ser.stashed.len() > self.first_stashed {
+            let Some(&(top, end)) = ser.stashed.last() else {
+                break;
+            };
+            match key_cmp(top.key(&ser.stash), key) {
+                Ordering::Less => {}
+                Ordering::Equal => return Err(duplicate(ser)),
+                Ordering::Greater => break,
+            }
+            ser.stashed.pop();
+            let start = ser.out.len();
+            ser.out
+                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
+            ser.stash.truncate(top.start);
+            ser.entries.push(Entry {
+                start,
+                key: start + (top.key - top.start),
+                key_len: top.key_len,
+            });
+        }
+        let mut keep = ser.entries.len();
+        while keep > self.first_entry {
+            match key_cmp(ser.entries[keep - 1].key(ser.out), key) {
+                Ordering::Less => break,
+                Ordering::Equal => return Err(duplicate(ser)),
+                Ordering::Greater => keep -= 1,
+            }
+        }
+        let Some(&first_moved) = ser.entries.get(keep) else {
+            return Ok(());
+        };
+        // Largest first, so that the smallest is on top.
+        let mut end = ser.out.len();
+        for e in ser.entries.drain(keep..).rev() {
+            let start = ser.stash.len();
+            ser.stash
+                .extend_from_slice(ser.out.get(e.start..end).unwrap_or(&[]));
+            let moved = Entry {
+                start,
+                key: start + (e.key - e.start),
+                key_len: e.key_len,
+            };
+            ser.stashed.push((moved, ser.stash.len()));
+            end = e.start;
+        }
+        ser.out.truncate(first_moved.start);
+        Ok(())
+    }
+
+    /// Brings back the stashed entries, smallest first.
+    #[cold]
+    fn unstash(&mut self) {
+        let ser = &mut *self.ser;
+        while ser.stashed.len() > self.first_stashed {
+            let Some((top, end)) = ser.stashed.pop() else {
+                break;
+            };
+            let start = ser.out.len();
+            ser.out
+                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
+            ser.stash.truncate(top.start);
+            ser.entries.push(Entry {
+                start,
+                key: start + (top.key - top.start),
+                key_len: top.key_len,
+            });
+        }
     }
 
     fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
@@ -635,6 +854,9 @@ impl MapSer<'_, '_> {
     /// Puts the entries in canonical key order and closes the MAP.
     #[inline]
     fn finish(mut self) -> Result<(), Error> {
+        if self.ser.stashed.len() > self.first_stashed {
+            self.unstash();
+        }
         if self.unsorted {
             self.sort()?;
         }
@@ -886,5 +1108,64 @@ impl ser::Serializer for ExtSer<'_, '_> {
         _: &T,
     ) -> Result<(), Error> {
         not_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_nul_finds_the_first_zero_byte() {
+        for len in 0..=16 {
+            for at in 0..len {
+                let mut b = [0x01u8; 16];
+                // Bytes after the zero that a borrow could mark.
+                b[at] = 0;
+                if let Some(x) = b.get_mut(at + 1) {
+                    *x = 0x01;
+                }
+                assert_eq!(first_nul(&b), at);
+            }
+        }
+        assert_eq!(first_nul(&[0xFF; 16]), 16);
+    }
+
+    #[test]
+    fn key_rank_orders_as_key_above() {
+        let keys: [&str; 9] = [
+            "a",
+            "b",
+            "ab",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+            "abcdefghijklmnoqa",
+            "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}",
+        ];
+        let mut out = Vec::new();
+        let ranks: Vec<KeyRank> = keys
+            .iter()
+            .map(|k| {
+                let mut ser = Serializer::new(&mut out);
+                let head = ser.str(k).unwrap();
+                let at = out.len() - k.len();
+                KeyRank {
+                    len: k.len(),
+                    head: u128::from_be_bytes(head),
+                    at,
+                }
+            })
+            .collect();
+        for (a, ra) in keys.iter().zip(&ranks) {
+            for (b, rb) in keys.iter().zip(&ranks) {
+                assert_eq!(
+                    ra.above(rb, &out),
+                    key_above(a.as_bytes(), b.as_bytes()),
+                    "{a} {b}"
+                );
+            }
+        }
     }
 }

@@ -110,6 +110,103 @@ fn struct_fields_are_written_in_canonical_key_order() {
     );
 }
 
+/// A struct whose fields come in no canonical order, nested in itself.
+#[derive(Serialize, Deserialize, PartialEq, Debug, Clone)]
+struct Scrambled {
+    zz: u8,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    mid: Option<String>,
+    a: u8,
+    long_field_name_beyond_sixteen_b: u8,
+    long_field_name_beyond_sixteen_a: u8,
+    bbb: Vec<Scrambled>,
+    b: u8,
+    ab: u8,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    c: Option<u8>,
+    aa: Option<Box<Scrambled>>,
+    k: u8,
+    x: (),
+    yy: u8,
+    e: u8,
+    dddd: u8,
+    d: u8,
+}
+
+fn scrambled(depth: u8) -> Scrambled {
+    Scrambled {
+        zz: depth,
+        mid: (depth % 2 == 0).then(|| "mid".into()),
+        a: 1,
+        long_field_name_beyond_sixteen_b: 2,
+        long_field_name_beyond_sixteen_a: 3,
+        bbb: (0..depth).map(scrambled).collect(),
+        b: 4,
+        ab: 5,
+        c: (depth % 3 == 0).then_some(depth),
+        aa: depth.checked_sub(1).map(|d| Box::new(scrambled(d))),
+        k: 6,
+        x: (),
+        yy: 7,
+        e: 8,
+        dddd: 9,
+        d: 10,
+    }
+}
+
+#[test]
+fn structs_out_of_order_many_fields_nested_are_canonical() {
+    for depth in 0..5 {
+        let v = scrambled(depth);
+        let doc = yac::to_vec(&v).unwrap();
+        // The core's parser refuses MAP keys out of order.
+        assert_valid(&doc);
+        let back: Scrambled = yac::from_slice(&doc).unwrap();
+        assert_eq!(back, v);
+        let value: Value = yac::from_slice(&doc).unwrap();
+        assert_eq!(yac::to_vec(&value).unwrap(), doc);
+        let mut streamed = Vec::new();
+        yac::to_writer(&mut streamed, &vec![v.clone(), v]).unwrap();
+        assert_valid(&streamed);
+    }
+}
+
+#[test]
+fn struct_fields_with_one_name_are_refused() {
+    #[derive(Serialize)]
+    struct Twice {
+        zz: u8,
+        #[serde(rename = "zz")]
+        a: u8,
+    }
+    #[derive(Serialize)]
+    struct TwiceLater {
+        zz: u8,
+        bbb: u8,
+        #[serde(rename = "bbb")]
+        a: u8,
+    }
+    #[derive(Serialize)]
+    struct TwiceStashed {
+        zz: u8,
+        a: u8,
+        #[serde(rename = "zz")]
+        b: u8,
+    }
+    for e in [
+        yac::to_vec(&Twice { zz: 1, a: 2 }).unwrap_err(),
+        yac::to_vec(&TwiceLater {
+            zz: 1,
+            bbb: 2,
+            a: 3,
+        })
+        .unwrap_err(),
+        yac::to_vec(&TwiceStashed { zz: 1, a: 2, b: 3 }).unwrap_err(),
+    ] {
+        assert_eq!(e.format_error(), Some(yac::Error::MapUnordered));
+    }
+}
+
 #[test]
 fn hashmap_and_btreemap_give_the_same_bytes() {
     let mut h = HashMap::new();
