@@ -175,7 +175,13 @@ impl<'a> Atom<'a> {
     /// else [`Atom::BigInt`]. Leading zero bytes are dropped (the wire form
     /// has none).
     pub fn from_magnitude(negative: bool, magnitude: &'a [u8]) -> Atom<'a> {
-        let magnitude = crate::rules::strip_zeros(magnitude);
+        Atom::from_minimal_magnitude(negative, crate::rules::strip_zeros(magnitude))
+    }
+
+    /// [`Atom::from_magnitude`] for a magnitude with no leading zero byte
+    /// (the decoder has refused those already, and stripping again would
+    /// cost the size-first decoder code).
+    fn from_minimal_magnitude(negative: bool, magnitude: &'a [u8]) -> Atom<'a> {
         let big = Atom::BigInt {
             negative,
             magnitude,
@@ -294,7 +300,7 @@ fn integer(buf: &[u8], negative: bool) -> Result<(Atom<'_>, usize), Error> {
     if magnitude.first() == Some(&0) {
         return Err(Error::IntNonMinimal);
     }
-    Ok((Atom::from_magnitude(negative, magnitude), 1 + used))
+    Ok((Atom::from_minimal_magnitude(negative, magnitude), 1 + used))
 }
 
 /// Decodes and fully validates one atom at the start of `buf`. Returns the
