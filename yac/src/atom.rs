@@ -231,7 +231,7 @@ fn fixed<const N: usize>(buf: &[u8]) -> Result<&[u8; N], Error> {
 
 /// Decodes the header of a BIN/STR whose tag is `buf[0]`: returns the
 /// header length and the payload length, without checking the payload is
-/// present.
+/// present. A length that does not fit `usize` is [`Error::LenTooBig`].
 #[inline]
 pub fn string_header(buf: &[u8]) -> Result<(usize, usize), Error> {
     let Some(&t) = buf.first() else {
@@ -254,12 +254,32 @@ pub fn string_header(buf: &[u8]) -> Result<(usize, usize), Error> {
                 let mut x = [0u8; 8];
                 x.copy_from_slice(s);
                 let len = u64::from_be_bytes(x)
-                    .checked_add(65853)
+                    .checked_add(LEN_8_BASE)
                     .ok_or(Error::LenTooBig)?;
                 Ok((9, usize::try_from(len).map_err(|_| Error::LenTooBig)?))
             }
             None => Err(need(9)),
         },
+    }
+}
+
+/// What the 9-byte length form adds to its 64-bit field.
+const LEN_8_BASE: u64 = 65853;
+
+/// [`string_header`] with the payload length as the wire states it, on
+/// any pointer width (for reporting a corrupt length as such). A length
+/// past `u64::MAX` is [`Error::LenTooBig`].
+pub fn string_header_u64(buf: &[u8]) -> Result<(usize, u64), Error> {
+    match string_header(buf) {
+        Ok((head, len)) => Ok((head, len as u64)),
+        // Only the 9-byte form gets here: its length is past `usize`.
+        Err(Error::LenTooBig) => buf
+            .get(1..9)
+            .and_then(|s| <[u8; 8]>::try_from(s).ok())
+            .and_then(|x| u64::from_be_bytes(x).checked_add(LEN_8_BASE))
+            .map(|len| (9, len))
+            .ok_or(Error::LenTooBig),
+        Err(e) => Err(e),
     }
 }
 

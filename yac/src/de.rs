@@ -132,6 +132,12 @@ impl<'de> Deserializer<'de> {
     fn fail(&self, e: crate::Error, at: usize) -> Error {
         let kind = match e {
             crate::Error::NotEnough(_) => self.short_input(at),
+            // A length past `usize` (on 32-bit targets) is past the end
+            // of any input too.
+            crate::Error::LenTooBig => match self.short_input(at) {
+                ErrorKind::Truncated => ErrorKind::Format(e),
+                past_end => past_end,
+            },
             e => ErrorKind::Format(e),
         };
         Error::new(kind, at)
@@ -147,11 +153,11 @@ impl<'de> Deserializer<'de> {
             _ => rest,
         };
         if s.first().is_some_and(|&t| t >= tag::BIN) {
-            if let Ok((head, len)) = crate::atom::string_header(s) {
+            if let Ok((head, len)) = crate::atom::string_header_u64(s) {
                 let left = s.len() - head;
-                if len > left {
+                if len > left as u64 {
                     return ErrorKind::LengthPastEnd {
-                        declared: len as u64,
+                        declared: len,
                         left,
                     };
                 }
