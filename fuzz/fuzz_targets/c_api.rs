@@ -17,7 +17,11 @@ use std::ffi::{c_void, CStr, CString};
 use std::ptr::{null, null_mut};
 
 use libfuzzer_sys::fuzz_target;
-use yac::items::{Item, NONE};
+use yac::items::{BuildLog, FreeList, Item, ParseState, NONE};
+
+/// The sticky error's word in `BuildLog::to_words`.
+const BUILD_LOG_ERROR_WORD: usize = 1;
+const _: () = assert!(BUILD_LOG_ERROR_WORD < BuildLog::WORDS);
 use yac_capi::ffi::atom::{YACAtom, YACAtomDecode, YACAtomsDecode};
 use yac_capi::ffi::builder::*;
 use yac_capi::ffi::cursor::*;
@@ -151,6 +155,12 @@ unsafe fn snapshot(
     let (list_at, cap_at) = (0, 12);
     head[list_at..list_at + 8].fill(0);
     head[cap_at..cap_at + 4].fill(0);
+    // A refused build call records its error as the builder's sticky one
+    // when none is recorded (yac.h, YACItemsBuildFailure): that word is
+    // the one change it may make.
+    let error_word = std::mem::offset_of!(YACItems, reserved)
+        + 4 * (ParseState::WORDS + FreeList::WORDS + BUILD_LOG_ERROR_WORD);
+    head[error_word..error_word + 4].fill(0);
     let nodes = if items.list.is_null() {
         Vec::new()
     } else {
