@@ -60,6 +60,18 @@ pub fn check_key(key: &[u8], prev: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// What the grammar says of an item after a complete root: the root of
+/// the next document when the caller takes a sequence of documents, else
+/// a second root, refused.
+#[inline]
+pub fn another_root(sequence: bool) -> Result<(), Error> {
+    if sequence {
+        Ok(())
+    } else {
+        Err(Error::SecondRoot)
+    }
+}
+
 /// One atom as the grammar sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step<'a> {
@@ -282,6 +294,37 @@ impl<'a> Grammar<'a> {
     #[inline]
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// The end of the input (the writer's finish): refused with
+    /// `Unclosed` while a container or BLOB is open.
+    #[inline]
+    pub fn finish(&self) -> Result<(), Error> {
+        if self.state == State::Top {
+            Ok(())
+        } else {
+            Err(Error::Unclosed)
+        }
+    }
+
+    /// Feeds an EOC that names the kind of container it closes (a MAP when
+    /// `map`, else a LIST): `WrongClose` when the innermost container is
+    /// the other kind; otherwise as [`Grammar::feed`] of [`Step::Eoc`].
+    #[inline]
+    pub fn feed_close<L: Levels<'a> + ?Sized>(
+        &mut self,
+        map: bool,
+        levels: &mut L,
+    ) -> Result<Fed, Error> {
+        let other = match self.state {
+            State::List => map,
+            State::MapKey | State::MapValue => !map,
+            State::Top | State::Blob => false,
+        };
+        if other {
+            return Err(Error::WrongClose);
+        }
+        self.feed(Step::Eoc, levels)
     }
 
     /// [`Grammar::feed`] with [`NoLevels`]: one machine for every user

@@ -13,6 +13,7 @@ use yac::atom::{self, tag};
 use yac::grammar::{Fed, Grammar, Levels, Step, WordLevels};
 use yac::items::{count_nodes, Item, Items, Options};
 use yac::validate::validate;
+use yac::writer::{Level, Writer};
 use yac::Error;
 use yac_testkit::vectors::{bytes, INVALID_ATOM, INVALID_STREAM, VALID};
 use yac_testkit::*;
@@ -73,6 +74,61 @@ fn parse(doc: &[u8], start: usize, opts: Options) -> (Result<usize, Error>, usiz
     (r, off)
 }
 
+/// The writer replaying the atoms of `doc` from `start` (the grammar's
+/// outcome `want`, stopping at `stop`): it refuses the atom the grammar
+/// refuses, with the same error, at the same output offset, and accepts
+/// the atoms before it; a whole item it writes back byte for byte. The
+/// depth limit is its level array.
+fn by_writer(doc: &[u8], start: usize, opts: Options, want: Result<usize, Error>, stop: usize) {
+    let mut out = vec![0u8; doc.len() + 16];
+    let room = if opts.max_depth == 0 {
+        doc.len() + 1
+    } else {
+        opts.max_depth as usize
+    };
+    let mut levels = vec![Level::default(); room];
+    let mut w = Writer::new(&mut out).levels(&mut levels);
+    let mut off = start;
+    let mut calls = 0u64;
+    while off < stop {
+        let (a, used) = atom::decode(&doc[off..]).unwrap();
+        w.atom(&a)
+            .unwrap_or_else(|e| panic!("writer refused {e:?} at {off}"));
+        calls += 1;
+        off += used;
+    }
+    let structural = |e: &Error| {
+        matches!(
+            e,
+            Error::MapBadKey
+                | Error::MapUnordered
+                | Error::MapNoVal
+                | Error::UnexpectedEoc
+                | Error::BlobBadChunk
+                | Error::BlobBadTerm
+                | Error::DeepRecursion
+        )
+    };
+    match want {
+        Ok(_) => {
+            assert_eq!(w.finish(), Ok(stop - start));
+            assert_eq!(w.written(), &doc[start..stop]);
+        }
+        Err(e) if structural(&e) => {
+            let (a, _) = atom::decode(&doc[stop..]).unwrap();
+            assert_eq!(w.atom(&a), Err(e), "writer at {stop}");
+            let f = w.failure().unwrap();
+            assert_eq!((f.call, f.offset), (calls, (stop - start) as u64));
+            assert_eq!(w.finish(), Err(e));
+        }
+        // A decode error, or the end of the input inside the item: the
+        // writer never sees that atom, and the item (if begun) is
+        // unclosed.
+        Err(_) if stop == start => assert_eq!(w.finish(), Ok(0)),
+        Err(_) => assert_eq!(w.finish(), Err(Error::Unclosed)),
+    }
+}
+
 /// Checks the grammar against the validator (with `room` level words)
 /// and, when the levels are ample, against the parser; with every kind of
 /// level storage. Returns the outcome.
@@ -102,6 +158,9 @@ fn same(doc: &[u8], start: usize, opts: Options, room: usize) -> Result<usize, E
     let ample = room > doc.len();
     if ample {
         assert_eq!(got, parse(doc, start, opts), "grammar vs parser {}", what());
+        if !opts.trust_utf8 {
+            by_writer(doc, start, opts, got.0, got.1);
+        }
         assert_eq!(
             by_grammar(doc, start, opts, &mut Vec::<Option<&[u8]>>::new()),
             got,

@@ -7,7 +7,8 @@ use super::state::*;
 use crate::atom::{tag, Atom, MAGIC_LEN};
 use crate::enc;
 use crate::error::Error;
-use crate::rules::{chunk_fits, key_above, strip_zeros};
+use crate::grammar::{self, check_key, Fed, Grammar, NoLevels, State as Expect, Step};
+use crate::rules::{key_above, strip_zeros};
 use crate::{float, tai64};
 
 /// The flush callback's Rust shape: takes the bytes to pass on; an error
@@ -325,35 +326,67 @@ impl Core<'_, '_> {
 
     // ----- structure -----
 
-    /// Takes the place of one item that is not a MAP key: at the top level
-    /// (one root unless a sequence is allowed), in a LIST, and as a MAP
-    /// value.
+    /// The grammar where the writer stands, rebuilt from its state before
+    /// a step (the writer keeps its own levels, so the grammar needs
+    /// none): the innermost container's state, the depth against the
+    /// level array, a BLOB's chunk length. MAP keys are checked with the
+    /// grammar's key rule where the writer finds the previous key
+    /// ([`Core::str_role`]), so the machine is given none.
+    fn grammar(&self) -> Grammar<'static> {
+        let h = &self.st.hot;
+        let (state, chunk_minus_one) = match h.top {
+            T_ROOT | T_ROOT_DONE => (Expect::Top, 0),
+            T_BLOB => (Expect::Blob, self.own()),
+            t if !is_map(t) => (Expect::List, 0),
+            t if t & 1 != 0 => (Expect::MapValue, 0),
+            _ => (Expect::MapKey, 0),
+        };
+        Grammar {
+            state,
+            depth: h.depth,
+            max_depth: u32::try_from(self.levels.len()).unwrap_or(u32::MAX),
+            prev_key: &[],
+            chunk_minus_one,
+        }
+    }
+
+    /// Refuses with what the grammar says of `step` unless it takes it.
+    fn feed(&mut self, step: Step<'_>) -> Result<Fed, Error> {
+        let r = self.grammar().feed_alone(step);
+        self.check(r)
+    }
+
+    /// Takes the place of one item that is not a MAP key nor a BLOB chunk
+    /// (`step` a leaf or a container's opening): at the top level (one
+    /// root unless a sequence is allowed), in a LIST, and as a MAP value.
+    /// The common case (a LIST or a MAP value, and for a container a free
+    /// level) is decided here as the grammar would, the rest by the
+    /// grammar.
     #[inline(always)]
-    fn value_slot(&mut self) -> Result<(), Error> {
+    fn value_slot(&mut self, step: Step<'_>) -> Result<(), Error> {
         let top = self.st.hot.top;
-        if top & 1 != 0 {
+        let opens = matches!(step, Step::List | Step::Map | Step::Blob(_));
+        if top & 1 != 0 && (!opens || (self.st.hot.depth as usize) < self.levels.len()) {
             self.st.hot.top = after_value(top);
             return Ok(());
         }
-        let e = match top {
-            T_ROOT => {
-                self.st.hot.top = T_ROOT_DONE;
-                return Ok(());
-            }
-            T_ROOT_DONE if self.st.flags & W_SEQ != 0 => return Ok(()),
-            T_ROOT_DONE => Error::SecondRoot,
-            T_BLOB => Error::BlobBadTerm,
-            _ => Error::MapBadKey,
-        };
-        Err(self.fail(e))
+        self.value_slow(step)
     }
 
-    /// Refuses a container that the level array cannot take, before
-    /// anything is written.
-    fn room_for_level(&mut self) -> Result<(), Error> {
-        if self.levels.len() <= self.st.hot.depth as usize {
-            return Err(self.fail(Error::DeepRecursion));
+    /// [`Core::value_slot`] beyond the common case.
+    #[inline(never)]
+    fn value_slow(&mut self, step: Step<'_>) -> Result<(), Error> {
+        let top = self.st.hot.top;
+        if top == T_ROOT_DONE {
+            let r = grammar::another_root(self.st.flags & W_SEQ != 0);
+            self.check(r)?;
         }
+        self.feed(step)?;
+        self.st.hot.top = if top & 1 != 0 {
+            after_value(top)
+        } else {
+            T_ROOT_DONE
+        };
         Ok(())
     }
 
@@ -371,7 +404,8 @@ impl Core<'_, '_> {
                     top: h.top,
                 }
             }
-            None => return Err(self.fail(Error::DeepRecursion)),
+            // The grammar checked the depth against the level array.
+            None => return Err(self.fail(Error::Invalid)),
         }
         self.st.hot.depth += 1;
         self.st.hot.top = top;
@@ -406,7 +440,7 @@ impl Core<'_, '_> {
         self.stuck()?;
         let mut head = [0u8; 48];
         let n = self.check(enc::encode(atom, &mut head))?;
-        self.value_slot()?;
+        self.value_slot(Step::Leaf)?;
         self.put(head.get(..n).unwrap_or(&[]))
     }
 
@@ -414,7 +448,7 @@ impl Core<'_, '_> {
     #[inline(always)]
     pub fn int(&mut self, t: u8, magnitude: u64) -> Result<(), Error> {
         self.stuck()?;
-        self.value_slot()?;
+        self.value_slot(Step::Leaf)?;
         let (w, n) = enc::int_window(t, magnitude);
         self.put_window(&w, n)
     }
@@ -435,7 +469,7 @@ impl Core<'_, '_> {
     /// A +INT or -INT of any size, from its big-endian magnitude.
     pub fn bigint(&mut self, negative: bool, magnitude: &[u8]) -> Result<(), Error> {
         self.stuck()?;
-        self.value_slot()?;
+        self.value_slot(Step::Leaf)?;
         let m = strip_zeros(magnitude);
         let n = self.check(Atom::Bin(m).encoded_len())?;
         if self.whole(n.saturating_add(1)) {
@@ -491,25 +525,25 @@ impl Core<'_, '_> {
     fn str_role(&mut self, s: &[u8]) -> Result<StrRole, Error> {
         let top = self.st.hot.top;
         if !is_map(top) || top & 1 != 0 {
-            self.value_slot()?;
+            self.value_slot(Step::Str(s))?;
             return Ok(StrRole::Value);
         }
-        if s.is_empty() {
-            return Err(self.fail(Error::MapBadKey));
-        }
+        // (An empty key is never too long: the key rule refuses it.)
         if s.len() > u32::MAX as usize {
             return Err(self.fail(Error::LenTooBig));
         }
-        if top & SORTED != 0 {
-            return Ok(StrRole::SortedKey);
-        }
+        // The previous key where it is still at hand; none for a MAP
+        // sorted on close, whose keys are ordered then.
         let (key, len) = (self.st.hot.key, self.st.hot.key_len);
         let prev = match self.key_store() {
+            _ if top & SORTED != 0 || len == 0 => None,
             Some(store) => key_at(store, key, len),
             None => key_at(self.buf.get(..self.st.hot.pos).unwrap_or(&[]), key, len),
         };
-        if len > 0 && prev.is_some_and(|p| !key_above(s, p)) {
-            return Err(self.fail(Error::MapUnordered));
+        let r = check_key(s, prev.unwrap_or(&[]));
+        self.check(r)?;
+        if top & SORTED != 0 {
+            return Ok(StrRole::SortedKey);
         }
         if !self.keys.is_empty() && key.saturating_add(s.len()) > self.keys.len() {
             return Err(self.fail(Error::LenTooBig));
@@ -598,7 +632,7 @@ impl Core<'_, '_> {
     pub fn bin(&mut self, b: &[u8]) -> Result<(), Error> {
         self.stuck()?;
         if self.st.hot.top == T_BLOB {
-            let full = self.check(chunk_fits(b.len(), self.own()))?;
+            let full = self.feed(Step::Bin(b.len()))? == Fed::Item;
             self.string(tag::BIN, b)?;
             if !full {
                 // The short chunk ends the BLOB.
@@ -606,7 +640,7 @@ impl Core<'_, '_> {
             }
             return Ok(());
         }
-        self.value_slot()?;
+        self.value_slot(Step::Bin(b.len()))?;
         self.string(tag::BIN, b)
     }
 
@@ -626,9 +660,9 @@ impl Core<'_, '_> {
     #[inline(always)]
     fn open(&mut self, top: u32) -> Result<(), Error> {
         self.stuck()?;
-        self.value_slot()?;
-        // Room is checked first so that a refused push writes nothing.
-        self.room_for_level()?;
+        // The grammar checks the depth against the level array first, so
+        // that a refused push writes nothing.
+        self.value_slot(if top == T_LIST { Step::List } else { Step::Map })?;
         let own = self.st.total();
         self.put_byte(if top == T_LIST { tag::LIST } else { tag::MAP })?;
         // Where the keys go is known once the tag is written (running out
@@ -662,8 +696,7 @@ impl Core<'_, '_> {
     /// Opens a BLOB of chunks of `chunk_len_minus_one + 1` bytes.
     pub fn blob(&mut self, chunk_len_minus_one: u64) -> Result<(), Error> {
         self.stuck()?;
-        self.value_slot()?;
-        self.room_for_level()?;
+        self.value_slot(Step::Blob(chunk_len_minus_one))?;
         let mut head = [0u8; 9];
         head[0] = tag::BLOB;
         copy(
@@ -689,26 +722,21 @@ impl Core<'_, '_> {
     fn close_kind(&mut self, map: Option<bool>) -> Result<(), Error> {
         self.stuck()?;
         let top = self.st.hot.top;
-        let e = if self.st.hot.depth == 0 {
-            Error::UnexpectedEoc
-        } else if top == T_BLOB {
-            Error::BlobBadTerm
-        } else if map.is_some_and(|m| m != is_map(top)) {
-            Error::WrongClose
-        } else if is_map(top) && top & 1 != 0 {
-            Error::MapNoVal
-        } else {
-            if top & UNSORTED != 0 {
-                self.sort(self.own())?;
-            }
-            self.put_byte(tag::EOC)?;
-            if is_map(top) && top & SORTED == 0 && self.key_store().is_some() {
-                self.st.keys_top = self.st.hot.key as u64;
-            }
-            self.pop();
-            return Ok(());
+        let mut g = self.grammar();
+        let r = match map {
+            Some(map) => g.feed_close(map, &mut NoLevels),
+            None => g.feed_alone(Step::Eoc),
         };
-        Err(self.fail(e))
+        self.check(r)?;
+        if top & UNSORTED != 0 {
+            self.sort(self.own())?;
+        }
+        self.put_byte(tag::EOC)?;
+        if is_map(top) && top & SORTED == 0 && self.key_store().is_some() {
+            self.st.keys_top = self.st.hot.key as u64;
+        }
+        self.pop();
+        Ok(())
     }
 
     /// Sorts the pairs of the MAP sorted on close whose tag is at stream
@@ -736,9 +764,8 @@ impl Core<'_, '_> {
     /// item starts a new document.
     pub fn finish(&mut self) -> Result<u64, Error> {
         self.stuck()?;
-        if self.st.hot.depth != 0 {
-            return Err(self.fail(Error::Unclosed));
-        }
+        let r = self.grammar().finish();
+        self.check(r)?;
         if self.st.flags & (W_ROOM | W_COUNT) == 0 && self.sink.is_some() {
             self.flush_some()?;
         }
