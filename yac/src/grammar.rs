@@ -45,6 +45,10 @@ pub const NOT_A_KEY: Error = Error::MapBadKey;
 /// that is a duplicate found while sorting.
 pub const UNORDERED_KEY: Error = Error::MapUnordered;
 
+/// What a BLOB says of an item that is not a BIN chunk: a BLOB holds BIN
+/// chunks up to its terminating short one, nothing else.
+pub const NOT_A_CHUNK: Error = Error::BlobBadTerm;
+
 /// The MAP key rule, for every user that holds a MAP's previous key
 /// itself (serde, the writer, the edits) as for the machine: `key` (empty
 /// for an item that is not a STR) may follow `prev` (empty before the
@@ -342,7 +346,7 @@ impl<'a> Grammar<'a> {
     ) -> Result<Fed, Error> {
         if self.state == State::Blob {
             let Step::Bin(len) = step else {
-                return Err(Error::BlobBadTerm);
+                return Err(NOT_A_CHUNK);
             };
             return if chunk_fits(len, self.chunk_minus_one)? {
                 Ok(Fed::Item)

@@ -12,10 +12,12 @@
 //! Insertions and parses keep the generation: no position they leave
 //! behind can be wrong.
 
+use super::edit::key_bytes;
 use super::node::Item;
-use super::{payload, Items, NONE, UNLINKED};
+use super::{Items, NONE, UNLINKED};
 use crate::atom::ItemType;
 use crate::error::Error;
+use crate::grammar::{self, check_key};
 
 /// A position among the children of a container: before its first child,
 /// between two children or after the last. Made by [`Items::cursor_first`],
@@ -232,17 +234,13 @@ impl<'a> Items<'a, &mut [Item]> {
             // Not at the end, or after a key (which a MAP never ends with).
             return Err(Error::Invalid);
         }
-        let k = self.node(key)?;
-        if k.item_type() != ItemType::Str || k.size() == 0 {
-            return Err(Error::MapBadKey);
-        }
+        let k = key_bytes(self.node(key)?).unwrap_or(&[]);
+        check_key(k, &[])?;
         if c.key != NONE {
-            let last = self.node(c.key)?;
-            let above = last.item_type() == ItemType::Str
-                && crate::rules::key_above(payload(k), payload(last));
-            if !above {
-                return Err(Error::MapUnordered);
-            }
+            // A last key that is no STR (`set_value` may put any leaf
+            // there) has no place in the order to be above.
+            let last = key_bytes(self.node(c.key)?).ok_or(grammar::UNORDERED_KEY)?;
+            check_key(k, last)?;
         }
         self.relink_at(c.parent, c.prev, value)?;
         self.relink_at(c.parent, c.prev, key)?;

@@ -19,6 +19,7 @@ use super::{payload, Items, NONE, UNLINKED};
 use crate::atom::{Atom, ItemType};
 use crate::error::Error;
 use crate::float;
+use crate::grammar::{check_key, NOT_A_CHUNK};
 use crate::utf8;
 
 impl<'a, S: AsRef<[Item]>> Items<'a, S> {
@@ -270,7 +271,7 @@ impl<'a> Items<'a, &mut [Item]> {
             return Err(Error::Invalid);
         }
         if p.item_type() == ItemType::Blob && c.item_type() != ItemType::Bin {
-            return Err(Error::BlobBadTerm);
+            return Err(NOT_A_CHUNK);
         }
         if c.is_container() && c.links().first != NONE {
             // Walk up from `parent`: meeting `child` would make a cycle.
@@ -473,13 +474,13 @@ impl<'a> Items<'a, &mut [Item]> {
         }
         self.check_link(map, key)?;
         self.check_link(map, value)?;
-        let k = self.node(key)?;
-        if k.item_type() != ItemType::Str || k.size() == 0 {
-            return Err(Error::MapBadKey);
-        }
-        let (prev_value, equal) = match self.after_tail(map, payload(k)) {
+        let k = key_bytes(self.node(key)?).unwrap_or(&[]);
+        // The key rule: a non-empty STR (its place among the keys is
+        // found below).
+        check_key(k, &[])?;
+        let (prev_value, equal) = match self.after_tail(map, k) {
             Some(last_value) => (last_value, None),
-            None => self.find_pair(map, payload(k))?,
+            None => self.find_pair(map, k)?,
         };
         if let Some(ck) = equal {
             let old = self.unlink_after(map, ck)?;
@@ -569,7 +570,7 @@ fn key_sorts_above(key: &[u8], prev: &[u8]) -> bool {
 
 /// The bytes of a MAP key node, `None` when it is no STR: `set_value` may
 /// put any leaf in a key position, and only bytes nodes hold a pointer.
-fn key_bytes<'a>(item: &Item) -> Option<&'a [u8]> {
+pub(super) fn key_bytes<'a>(item: &Item) -> Option<&'a [u8]> {
     (item.item_type() == ItemType::Str).then(|| payload(item))
 }
 

@@ -20,7 +20,7 @@ use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::enc;
 use crate::error::Error;
-use crate::grammar::{Fed, Grammar, State, Step};
+use crate::grammar::{Fed, Grammar, State, Step, NOT_A_CHUNK};
 use crate::rules::key_above;
 
 /// Where encoded bytes go: a buffer, or just a byte count. Every method
@@ -558,7 +558,7 @@ impl<'a, S: AsRef<[Item]>> Items<'a, S> {
                 }
                 if BLOBS && blob.is_some() {
                     // Only BIN chunks may follow a BLOB header.
-                    return Err(Error::BlobBadTerm);
+                    return Err(NOT_A_CHUNK);
                 }
                 match bits {
                     T_LIST => sink.byte(tag::LIST)?,
