@@ -263,8 +263,10 @@ pub fn string_header(buf: &[u8]) -> Result<(usize, usize), Error> {
     }
 }
 
-/// What the 9-byte length form adds to its 64-bit field.
-const LEN_8_BASE: u64 = 65853;
+/// What the 9-byte length form of BIN/STR adds to its 64-bit field: the
+/// first length past the 16-bit form (317 + 65536). The decoder's, the
+/// encoder's and the tree's one definition.
+pub(crate) const LEN_8_BASE: u64 = 65853;
 
 /// [`string_header`] with the payload length as the wire states it, on
 /// any pointer width (for reporting a corrupt length as such). A length

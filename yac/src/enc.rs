@@ -31,7 +31,7 @@
 //! assert_eq!(atom.encode(&mut [0u8; 11]), Err(keks::Error::NoMem));
 //! ```
 
-use crate::atom::{tag, Atom, MAGIC_LEN};
+use crate::atom::{tag, Atom, LEN_8_BASE, MAGIC_LEN};
 use crate::error::Error;
 use crate::rules::strip_zeros;
 use crate::{float, tai64};
@@ -40,7 +40,7 @@ use crate::{float, tai64};
 /// extended length forms of BIN/STR.
 pub(crate) const LEN_1: usize = 61;
 const LEN_2: usize = 317;
-const LEN_8: usize = 65853;
+const LEN_8: usize = LEN_8_BASE as usize;
 
 /// Writes the header of a BIN (`tag_base` 0x80) or STR (0xC0) of `len`
 /// payload bytes into `out` and returns its length (1, 2, 3 or 9): the

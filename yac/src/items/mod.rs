@@ -389,7 +389,7 @@ fn payload<'a>(item: &Item) -> &'a [u8] {
         .get(1..9)
         .and_then(|b| <[u8; 8]>::try_from(b).ok())
         .map(u64::from_be_bytes)
-        .and_then(|x| x.checked_add(65853))
+        .and_then(|x| x.checked_add(crate::atom::LEN_8_BASE))
         .and_then(|x| usize::try_from(x).ok())
         .unwrap_or(0);
     // SAFETY: the parser checked that the whole payload follows the header
