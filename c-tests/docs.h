@@ -92,7 +92,7 @@ static void build_rich_doc(struct Doc *d) {
   PUT0(d, YACAtomEOCEncode);
   PUT0(d, YACAtomEOCEncode);
   PUT_STR(d, "i");
-  PUT(d, YACAtomMagicEncode, (const unsigned char *)"cm/pub", 6);
+  PUT(d, YACAtomMagicEncode, (const unsigned char *)"cm/pub\0\0\0\0\0\0", 12);
   PUT_STR(d, "j");
   PUT0(d, YACAtomNILEncode);
   PUT_STR(d, "k");

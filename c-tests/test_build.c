@@ -277,9 +277,41 @@ static void test_more_adders(void) {
         "encoding");
 }
 
+/* Every call that takes a MAGIC takes exactly 12 bytes, refusing a shorter
+ * or longer one alike (YACErrInvalid): none pads. */
+static void test_magic_length(void) {
+  static const unsigned char magic[13] = "cm/pub\0\0\0\0\0\0x";
+  static const size_t lens[] = {0, 1, 6, 11, 12, 13};
+  static const unsigned char want[15] = "KEKScm/pub\0\0\0\0\0";
+  struct YACItem pool[4];
+  unsigned char mem[32], out[32];
+  struct YACWriterLevel levels[1];
+  struct YACItems items;
+  struct YACArena arena;
+  struct YACWriter w;
+  uint32_t idx;
+  size_t i, n, len;
+  for (i = 0; i < COUNT(lens); i++) {
+    YACErr want_err = lens[i] == 12 ? YACErrNo : YACErrInvalid;
+    YACItemsInit(&items, pool, COUNT(pool));
+    YACArenaInit(&arena, mem, sizeof mem);
+    YACWriterInit(&w, out, sizeof out, levels, 1, NULL, 0);
+    n = 0;
+    CHECK(YACAtomMagicEncode(&n, out, sizeof out, magic, lens[i]) == want_err &&
+              (want_err != YACErrNo || (n == 16 && out[0] == 0x4B &&
+                                        memcmp(out + 1, want + 1, 14) == 0)),
+          "YACAtomMagicEncode: 12 bytes exactly");
+    CHECK(YACItemsAddMagic(&idx, &items, &arena, magic, lens[i]) == want_err,
+          "YACItemsAddMagic: 12 bytes exactly");
+    CHECK(YACWriterMagic(&w, magic, lens[i]) == want_err, "YACWriterMagic: 12 bytes exactly");
+    CHECK(YACWriterFinish(&w, &len) == want_err, "the writer's refusal sticks");
+  }
+}
+
 int main(void) {
   test_build();
   test_checked_style();
   test_more_adders();
+  test_magic_length();
   return check_report();
 }

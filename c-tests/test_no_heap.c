@@ -473,7 +473,7 @@ static void test_builder(void) {
   YACItemsAddList(&list, &items);
   YACItemsAddUTC(&v, &items, &arena, 1483228800, 1);
   YACItemsPrepend(&items, list, v);
-  YACItemsAddMagic(&v, &items, &arena, (const unsigned char *)"m", 1);
+  YACItemsAddMagic(&v, &items, &arena, (const unsigned char *)"m\0\0\0\0\0\0\0\0\0\0\0", 12);
   YACItemsPrepend(&items, list, v);
   YACItemsAddBin(&v, &items, &arena, (const unsigned char *)"ab", 2);
   YACItemsPrepend(&items, list, v);

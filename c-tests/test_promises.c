@@ -206,7 +206,8 @@ static void test_refused_puts(void) {
   YACItemsBuildReset(&items);
   CHECK(YACItemsAddUTC(&idx, &items, &arena, 0, 0) == YACErrInvalid, "add time during a parse");
   YACItemsBuildReset(&items);
-  CHECK(YACItemsAddMagic(&idx, &items, &arena, (const unsigned char *)"m", 1) == YACErrInvalid,
+  CHECK(YACItemsAddMagic(&idx, &items, &arena, (const unsigned char *)"m\0\0\0\0\0\0\0\0\0\0\0", 12) ==
+            YACErrInvalid,
         "add magic during a parse");
   YACItemsBuildReset(&items);
   CHECK(same(&s, &items, &arena) && idx == 12345, "refused adders change nothing");

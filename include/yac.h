@@ -668,8 +668,9 @@ YACErr YACItemsAddUTC(uint32_t *idx,
                       int64_t unixSec,
                       uint32_t nsec);
 
-// Makes a MAGIC node of the `magicLen` (at most 12) bytes at `magic`,
-// padded and stored in `arena` (required).
+// Makes a MAGIC node of the 12 bytes at `magic`, stored in `arena`
+// (required): `magicLen` must be 12 (pad a shorter magic with zero bytes
+// yourself; another length gives `YACErrInvalid`, as `YACWriterMagic`).
 //
 // # Safety
 // As for `YACItemsAddStr`.
@@ -939,8 +940,9 @@ YACErr YACAtomTAI64Encode(size_t *len,
                           const unsigned char *label,
                           size_t labelLen);
 
-// Encodes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
-// `YACErrInvalid`) bytes at `magic`, padded with zero bytes to 12.
+// Encodes a MAGIC: "KEKS" then the 12 bytes at `magic`: `magicLen` must
+// be 12 (pad a shorter magic with zero bytes yourself; another length
+// gives `YACErrInvalid`, as `YACWriterMagic` and `YACItemsAddMagic`).
 //
 // # Safety
 // As for `YACAtomEOCEncode`; `magic` must be readable for `magicLen` bytes

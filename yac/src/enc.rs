@@ -270,8 +270,17 @@ pub fn raw_len(val: &[u8]) -> Result<usize, Error> {
     val.len().checked_add(1).ok_or(Error::LenTooBig)
 }
 
-/// Pads a MAGIC of at most 12 bytes with trailing zero bytes; longer ones
-/// give [`Error::Invalid`].
+/// The magic of a MAGIC atom, which is exactly 12 bytes: another length
+/// is [`Error::Invalid`]. The writer, the tree's adder and the C atom
+/// encoder take a magic through it (a short one is not padded for the
+/// caller: pad it with [`pad_magic`] where a text form allows that).
+pub fn exact_magic(magic: &[u8]) -> Result<&[u8; MAGIC_LEN], Error> {
+    <&[u8; MAGIC_LEN]>::try_from(magic).map_err(|_| Error::Invalid)
+}
+
+/// Pads a MAGIC of at most 12 bytes with trailing zero bytes, for text
+/// forms that write a short magic (the `yac` tool's `"$magic"`); longer
+/// ones give [`Error::Invalid`].
 pub fn pad_magic(magic: &[u8]) -> Result<[u8; MAGIC_LEN], Error> {
     if magic.len() > MAGIC_LEN {
         return Err(Error::Invalid);

@@ -534,8 +534,9 @@ pub unsafe extern "C" fn YACItemsAddUTC(
     }
 }
 
-/// Makes a MAGIC node of the `magicLen` (at most 12) bytes at `magic`,
-/// padded and stored in `arena` (required).
+/// Makes a MAGIC node of the 12 bytes at `magic`, stored in `arena`
+/// (required): `magicLen` must be 12 (pad a shorter magic with zero bytes
+/// yourself; another length gives `YACErrInvalid`, as `YACWriterMagic`).
 ///
 /// # Safety
 /// As for `YACItemsAddStr`.

@@ -371,8 +371,9 @@ pub unsafe extern "C" fn YACAtomTAI64Encode(
     unsafe { emit_atom(len, buf, cap, bytes.map(Atom::Tai64)) }
 }
 
-/// Encodes a MAGIC: "KEKS" then the `magicLen` (at most 12, else
-/// `YACErrInvalid`) bytes at `magic`, padded with zero bytes to 12.
+/// Encodes a MAGIC: "KEKS" then the 12 bytes at `magic`: `magicLen` must
+/// be 12 (pad a shorter magic with zero bytes yourself; another length
+/// gives `YACErrInvalid`, as `YACWriterMagic` and `YACItemsAddMagic`).
 ///
 /// # Safety
 /// As for `YACAtomEOCEncode`; `magic` must be readable for `magicLen` bytes
@@ -386,15 +387,11 @@ pub unsafe extern "C" fn YACAtomMagicEncode(
     magicLen: usize,
 ) -> YACErr {
     // SAFETY: `magic` is readable for `magicLen` bytes by contract.
-    let padded =
-        unsafe { input(magic, magicLen) }.and_then(|m| enc::pad_magic(m).map_err(YACErr::from));
-    let padded = match padded {
-        Ok(p) => p,
-        // SAFETY: `len` as for emit_atom, by this function's contract.
-        Err(e) => return unsafe { fail(len, e) },
-    };
+    let m = unsafe { input(magic, magicLen) }
+        .and_then(|m| enc::exact_magic(m).map_err(YACErr::from))
+        .map(Atom::Magic);
     // SAFETY: this function's contract is emit_atom's.
-    unsafe { emit_atom(len, buf, cap, Ok(Atom::Magic(&padded))) }
+    unsafe { emit_atom(len, buf, cap, m) }
 }
 
 /// Encodes a float in the shortest IEEE 754 width (2, 4 or 8 bytes) that
@@ -655,7 +652,9 @@ mod tests {
                 [&[0x18u8][..], &tai[..8]].concat(),
             ),
             (
-                &|l, b, c| unsafe { YACAtomMagicEncode(l, b, c, b"cm/pub".as_ptr(), 6) },
+                &|l, b, c| unsafe {
+                    YACAtomMagicEncode(l, b, c, b"cm/pub\0\0\0\0\0\0".as_ptr(), 12)
+                },
                 [&b"KEKScm/pub"[..], &[0; 6]].concat(),
             ),
             (
@@ -706,7 +705,7 @@ mod tests {
         let thirteen = [b'x'; 13];
         use YACErr::*;
         // SAFETY (all closures): as in every_encoder_writes_the_vectors.
-        let table: [(Call<'_>, YACErr); 13] = [
+        let table: [(Call<'_>, YACErr); 14] = [
             (
                 &|l, b, c| unsafe { YACAtomStrEncode(l, b, c, nul.as_ptr().cast(), 3) },
                 YACErrBadUTF8,
@@ -745,6 +744,10 @@ mod tests {
             ),
             (
                 &|l, b, c| unsafe { YACAtomMagicEncode(l, b, c, thirteen.as_ptr(), 13) },
+                YACErrInvalid,
+            ),
+            (
+                &|l, b, c| unsafe { YACAtomMagicEncode(l, b, c, b"cm/pub".as_ptr(), 6) },
                 YACErrInvalid,
             ),
             (

@@ -37,7 +37,7 @@
 
 use super::node::Item;
 use super::{Items, NONE};
-use crate::atom::{Atom, ItemType, MAGIC_LEN};
+use crate::atom::{Atom, ItemType};
 use crate::error::Error;
 use crate::{enc, float, tai64};
 
@@ -201,11 +201,12 @@ impl<'a> Items<'a, &mut [Item]> {
         self.add_copy(&Atom::Tai64(label.get(..n).unwrap_or(&[])), arena)
     }
 
-    /// A new MAGIC node: `magic` (at most 12 bytes) padded with zero bytes,
-    /// stored in `arena`.
+    /// A new MAGIC node of `magic`, exactly 12 bytes (pad a shorter one
+    /// with zero bytes; another length is [`Error::Invalid`]), stored in
+    /// `arena`.
     pub fn add_magic(&mut self, magic: &[u8], arena: &mut Arena<'a>) -> Result<u32, Error> {
-        let m: [u8; MAGIC_LEN] = enc::pad_magic(magic)?;
-        self.add_copy(&Atom::Magic(&m), arena)
+        let m = enc::exact_magic(magic)?;
+        self.add_copy(&Atom::Magic(m), arena)
     }
 
     /// Sets `key` to the unlinked node `value` in `map` (the key node is
@@ -434,6 +435,7 @@ mod tests {
         assert_eq!(items.add_f64(0.1, &mut arena), Err(Error::NoMem));
         assert_eq!(items.add_f64(1.0, &mut arena), Ok(0));
         assert_eq!(items.add_str_copy("a\0", &mut arena), Err(Error::BadUtf8));
-        assert_eq!(items.add_magic(b"x", &mut arena), Err(Error::NoMem));
+        assert_eq!(items.add_magic(b"x", &mut arena), Err(Error::Invalid));
+        assert_eq!(items.add_magic(&[b'x'; 12], &mut arena), Err(Error::NoMem));
     }
 }

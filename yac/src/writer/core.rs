@@ -4,7 +4,7 @@
 
 use super::sort::{sort_pairs, swap_parts};
 use super::state::*;
-use crate::atom::{tag, Atom, MAGIC_LEN};
+use crate::atom::{tag, Atom};
 use crate::enc;
 use crate::error::Error;
 use crate::grammar::{self, check_key, Fed, Grammar, NoLevels, State as Expect, Step};
@@ -814,9 +814,7 @@ impl Core<'_, '_> {
     /// the root; elsewhere, an item.
     pub fn magic(&mut self, magic: &[u8]) -> Result<(), Error> {
         self.stuck()?;
-        let Ok(m) = <&[u8; MAGIC_LEN]>::try_from(magic) else {
-            return Err(self.fail(Error::Invalid));
-        };
+        let m = self.check(enc::exact_magic(magic))?;
         let top = self.st.hot.top;
         let r = self.scalar(&Atom::Magic(m));
         if r.is_ok() && self.st.hot.depth == 0 {
