@@ -311,24 +311,22 @@ impl<'a> Grammar<'a> {
         }
     }
 
-    /// Feeds an EOC that names the kind of container it closes (a MAP when
-    /// `map`, else a LIST): `WrongClose` when the innermost container is
-    /// the other kind; otherwise as [`Grammar::feed`] of [`Step::Eoc`].
+    /// Checks an EOC that names the kind of container it closes (a MAP
+    /// when `map`, else a LIST), before it is fed: `WrongClose` when the
+    /// innermost container is the other kind. (With nothing open, or in a
+    /// BLOB, feeding the EOC says what is wrong.)
     #[inline]
-    pub fn feed_close<L: Levels<'a> + ?Sized>(
-        &mut self,
-        map: bool,
-        levels: &mut L,
-    ) -> Result<Fed, Error> {
+    pub fn check_close(&self, map: bool) -> Result<(), Error> {
         let other = match self.state {
             State::List => map,
             State::MapKey | State::MapValue => !map,
             State::Top | State::Blob => false,
         };
         if other {
-            return Err(Error::WrongClose);
+            Err(Error::WrongClose)
+        } else {
+            Ok(())
         }
-        self.feed(Step::Eoc, levels)
     }
 
     /// [`Grammar::feed`] with [`NoLevels`]: one machine for every user
@@ -472,6 +470,28 @@ mod tests {
         assert_eq!(run(2, 4, &[List, List, List])[2], Err(Error::DeepRecursion));
         assert_eq!(run(0, 1, &[List, List, List])[2], Err(Error::NoMem));
         assert_eq!(run(0, 1, &[List, List, List])[1], Ok(Fed::Open));
+    }
+
+    #[test]
+    fn typed_closes_the_end_and_a_second_root() {
+        use Step::*;
+        let mut g = Grammar::new(0);
+        assert_eq!(g.check_close(true), Ok(()));
+        assert_eq!(g.finish(), Ok(()));
+        assert_eq!(g.feed_alone(List), Ok(Fed::Open));
+        assert_eq!(g.check_close(true), Err(Error::WrongClose));
+        assert_eq!(g.check_close(false), Ok(()));
+        assert_eq!(g.finish(), Err(Error::Unclosed));
+        assert_eq!(g.feed_alone(Map), Ok(Fed::Open));
+        assert_eq!(g.check_close(false), Err(Error::WrongClose));
+        assert_eq!(g.feed_alone(Str(b"k")), Ok(Fed::Key));
+        assert_eq!(g.check_close(false), Err(Error::WrongClose));
+        assert_eq!(g.check_close(true), Ok(()));
+        assert_eq!(g.feed_alone(Blob(0)), Ok(Fed::Open));
+        assert_eq!(g.check_close(true), Ok(()));
+        assert_eq!(g.check_close(false), Ok(()));
+        assert_eq!(another_root(true), Ok(()));
+        assert_eq!(another_root(false), Err(Error::SecondRoot));
     }
 
     #[test]

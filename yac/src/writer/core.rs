@@ -350,24 +350,33 @@ impl Core<'_, '_> {
         }
     }
 
-    /// Refuses with what the grammar says of `step` unless it takes it.
+    /// Refuses with what the grammar says of `step` unless it takes it
+    /// (the writer's one call of the machine).
+    #[inline(never)]
     fn feed(&mut self, step: Step<'_>) -> Result<Fed, Error> {
-        let r = self.grammar().feed_alone(step);
+        let r = self.grammar().feed(step, &mut NoLevels);
         self.check(r)
     }
 
     /// Takes the place of one item that is not a MAP key nor a BLOB chunk
-    /// (`step` a leaf or a container's opening): at the top level (one
-    /// root unless a sequence is allowed), in a LIST, and as a MAP value.
-    /// The common case (a LIST or a MAP value, and for a container a free
-    /// level) is decided here as the grammar would, the rest by the
-    /// grammar.
+    /// (`step` a container's opening, or [`Step::Leaf`] for any other
+    /// item: where a key or a chunk is due, the grammar refuses a STR or
+    /// BIN value as it does a leaf): at the top level (one root unless a
+    /// sequence is allowed), in a LIST, and as a MAP value. The common
+    /// cases (a LIST or a MAP value, and for a container a free level; a
+    /// document's root) are decided here as the grammar would, the rest by
+    /// the grammar.
     #[inline(always)]
-    fn value_slot(&mut self, step: Step<'_>) -> Result<(), Error> {
+    fn value_slot(&mut self, step: Step<'static>) -> Result<(), Error> {
         let top = self.st.hot.top;
         let opens = matches!(step, Step::List | Step::Map | Step::Blob(_));
         if top & 1 != 0 && (!opens || (self.st.hot.depth as usize) < self.levels.len()) {
             self.st.hot.top = after_value(top);
+            return Ok(());
+        }
+        // A document's root (nothing is open: a container needs a level).
+        if top == T_ROOT && (!opens || !self.levels.is_empty()) {
+            self.st.hot.top = T_ROOT_DONE;
             return Ok(());
         }
         self.value_slow(step)
@@ -375,7 +384,7 @@ impl Core<'_, '_> {
 
     /// [`Core::value_slot`] beyond the common case.
     #[inline(never)]
-    fn value_slow(&mut self, step: Step<'_>) -> Result<(), Error> {
+    fn value_slow(&mut self, step: Step<'static>) -> Result<(), Error> {
         let top = self.st.hot.top;
         if top == T_ROOT_DONE {
             let r = grammar::another_root(self.st.flags & W_SEQ != 0);
@@ -404,8 +413,9 @@ impl Core<'_, '_> {
                     top: h.top,
                 }
             }
-            // The grammar checked the depth against the level array.
-            None => return Err(self.fail(Error::Invalid)),
+            // Not met: the grammar checked the depth against the level
+            // array.
+            None => return Err(self.fail(Error::DeepRecursion)),
         }
         self.st.hot.depth += 1;
         self.st.hot.top = top;
@@ -525,9 +535,16 @@ impl Core<'_, '_> {
     fn str_role(&mut self, s: &[u8]) -> Result<StrRole, Error> {
         let top = self.st.hot.top;
         if !is_map(top) || top & 1 != 0 {
-            self.value_slot(Step::Str(s))?;
+            self.value_slot(Step::Leaf)?;
             return Ok(StrRole::Value);
         }
+        self.key_role(s, top)
+    }
+
+    /// [`Core::str_role`] of a MAP key (out of line: it keeps the value
+    /// path's registers free).
+    #[inline(never)]
+    fn key_role(&mut self, s: &[u8], top: u32) -> Result<StrRole, Error> {
         // (An empty key is never too long: the key rule refuses it.)
         if s.len() > u32::MAX as usize {
             return Err(self.fail(Error::LenTooBig));
@@ -640,7 +657,7 @@ impl Core<'_, '_> {
             }
             return Ok(());
         }
-        self.value_slot(Step::Bin(b.len()))?;
+        self.value_slot(Step::Leaf)?;
         self.string(tag::BIN, b)
     }
 
@@ -722,12 +739,11 @@ impl Core<'_, '_> {
     fn close_kind(&mut self, map: Option<bool>) -> Result<(), Error> {
         self.stuck()?;
         let top = self.st.hot.top;
-        let mut g = self.grammar();
-        let r = match map {
-            Some(map) => g.feed_close(map, &mut NoLevels),
-            None => g.feed_alone(Step::Eoc),
-        };
-        self.check(r)?;
+        if let Some(map) = map {
+            let r = self.grammar().check_close(map);
+            self.check(r)?;
+        }
+        self.feed(Step::Eoc)?;
         if top & UNSORTED != 0 {
             self.sort(self.own())?;
         }

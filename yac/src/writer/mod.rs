@@ -4,12 +4,13 @@
 //! containers, so that it can refuse, with an error and before writing a
 //! byte of it, whatever would make the output invalid or non-canonical: a
 //! MAP key that is not a non-empty STR or is not above the previous key
-//! (length first, then bytewise: `rules::key_above`, the one home
-//! of that rule), a MAP closed after a key, a close with nothing open or of
-//! the other kind of container, a second root item (unless a sequence of
-//! documents is allowed), a BLOB chunk that does not fit the chunk length,
-//! an item inside a BLOB. The atoms themselves are validated and encoded by
-//! [`crate::enc`].
+//! (length first, then bytewise), a MAP closed after a key, a close with
+//! nothing open or of the other kind of container, a second root item
+//! (unless a sequence of documents is allowed), a BLOB chunk that does not
+//! fit the chunk length, an item inside a BLOB, nesting deeper than its
+//! level array. Each of those is decided by [`crate::grammar`], rebuilt
+//! from the writer's state at each call. The atoms themselves are
+//! validated and encoded by [`crate::enc`].
 //!
 //! Output goes to a buffer; or to a buffer that a flush callback empties
 //! (to stream into a file or socket through a small buffer); or nowhere,
