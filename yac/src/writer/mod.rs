@@ -72,6 +72,7 @@
 //! ```
 
 mod core;
+mod output;
 mod sort;
 mod state;
 #[cfg(test)]
