@@ -35,6 +35,7 @@ mod edit;
 mod encode;
 #[cfg(test)]
 mod encode_ref;
+mod encode_sink;
 mod fast;
 mod free;
 mod generation;
