@@ -544,6 +544,7 @@ mod tests {
 
     #[test]
     fn every_encoder_writes_the_vectors() {
+        let magic_pub: [u8; 12] = *b"cm/pub\0\0\0\0\0\0";
         let uuid: [u8; 16] = [
             0x0E, 0x87, 0x5E, 0x3F, 0xD3, 0x85, 0x49, 0xEB, 0x87, 0xB4, 0xBE, 0x42, 0xD6, 0x41,
             0xC3, 0x67,
@@ -652,9 +653,7 @@ mod tests {
                 [&[0x18u8][..], &tai[..8]].concat(),
             ),
             (
-                &|l, b, c| unsafe {
-                    YACAtomMagicEncode(l, b, c, b"cm/pub\0\0\0\0\0\0".as_ptr(), 12)
-                },
+                &|l, b, c| unsafe { YACAtomMagicEncode(l, b, c, magic_pub.as_ptr(), 12) },
                 [&b"KEKScm/pub"[..], &[0; 6]].concat(),
             ),
             (
