@@ -353,17 +353,27 @@ pub(crate) fn decode_fast(buf: &[u8]) -> Option<(Atom<'_>, usize)> {
         };
         return Some((atom, 1 + n));
     }
-    let atom = match t {
+    if let Some(atom) = one_byte(t) {
+        return Some((atom, 1));
+    }
+    if t == tag::PINT || t == tag::NINT {
+        return small_int(buf, t == tag::NINT);
+    }
+    None
+}
+
+/// The atom of a one-byte tag (EOC, NIL, FALSE, TRUE, LIST, MAP).
+#[inline(always)]
+fn one_byte(t: u8) -> Option<Atom<'static>> {
+    Some(match t {
         tag::EOC => Atom::Eoc,
         tag::NIL => Atom::Nil,
         tag::FALSE => Atom::Bool(false),
         tag::TRUE => Atom::Bool(true),
         tag::LIST => Atom::List,
         tag::MAP => Atom::Map,
-        tag::PINT | tag::NINT => return small_int(buf, t == tag::NINT),
         _ => return None,
-    };
-    Some((atom, 1))
+    })
 }
 
 /// A +INT/-INT whose BIN body is complete, minimal and at most 8 bytes
@@ -661,18 +671,14 @@ pub(crate) fn decode_slow(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
         };
         return Ok((atom, used));
     }
-    let atom = match t {
-        tag::EOC => Atom::Eoc,
-        tag::NIL => Atom::Nil,
-        tag::FALSE => Atom::Bool(false),
-        tag::TRUE => Atom::Bool(true),
-        tag::LIST => Atom::List,
-        tag::MAP => Atom::Map,
-        tag::PINT => return integer(buf, false),
-        tag::NINT => return integer(buf, true),
-        _ => return fixed_width(buf, t),
-    };
-    Ok((atom, 1))
+    if let Some(atom) = one_byte(t) {
+        return Ok((atom, 1));
+    }
+    match t {
+        tag::PINT => integer(buf, false),
+        tag::NINT => integer(buf, true),
+        _ => fixed_width(buf, t),
+    }
 }
 
 /// The atoms of a fixed width after the tag (HEXLET, BLOB, FLOAT*, TAI64*,
