@@ -223,12 +223,6 @@ impl<'a> Atom<'a> {
     }
 }
 
-/// Takes `n` bytes after a tag byte: the payload, or how many are missing.
-#[inline]
-fn fixed<const N: usize>(buf: &[u8]) -> Result<&[u8; N], Error> {
-    after_tag(buf, N)?.try_into().map_err(|_| Error::Invalid)
-}
-
 /// Decodes the header of a BIN/STR whose tag is `buf[0]`: returns the
 /// header length and the payload length, without checking the payload is
 /// present. A length that does not fit `usize` is [`Error::LenTooBig`].
@@ -361,17 +355,27 @@ pub(crate) fn decode_fast(buf: &[u8]) -> Option<(Atom<'_>, usize)> {
         };
         return Some((atom, 1 + n));
     }
-    let atom = match t {
+    if let Some(atom) = one_byte(t) {
+        return Some((atom, 1));
+    }
+    if t == tag::PINT || t == tag::NINT {
+        return small_int(buf, t == tag::NINT);
+    }
+    None
+}
+
+/// The atom of a one-byte tag (EOC, NIL, FALSE, TRUE, LIST, MAP).
+#[inline(always)]
+fn one_byte(t: u8) -> Option<Atom<'static>> {
+    Some(match t {
         tag::EOC => Atom::Eoc,
         tag::NIL => Atom::Nil,
         tag::FALSE => Atom::Bool(false),
         tag::TRUE => Atom::Bool(true),
         tag::LIST => Atom::List,
         tag::MAP => Atom::Map,
-        tag::PINT | tag::NINT => return small_int(buf, t == tag::NINT),
         _ => return None,
-    };
-    Some((atom, 1))
+    })
 }
 
 /// A +INT/-INT whose BIN body is complete, minimal and at most 8 bytes
@@ -669,44 +673,52 @@ pub(crate) fn decode_slow(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
         };
         return Ok((atom, used));
     }
+    if let Some(atom) = one_byte(t) {
+        return Ok((atom, 1));
+    }
     match t {
-        tag::EOC => Ok((Atom::Eoc, 1)),
-        tag::NIL => Ok((Atom::Nil, 1)),
-        tag::FALSE => Ok((Atom::Bool(false), 1)),
-        tag::TRUE => Ok((Atom::Bool(true), 1)),
-        tag::HEXLET => Ok((Atom::Hexlet(fixed::<16>(buf)?), 17)),
-        tag::LIST => Ok((Atom::List, 1)),
-        tag::MAP => Ok((Atom::Map, 1)),
-        tag::BLOB => Ok((
-            Atom::Blob {
-                chunk_len_minus_one: u64::from_be_bytes(*fixed::<8>(buf)?),
-            },
-            9,
-        )),
         tag::PINT => integer(buf, false),
         tag::NINT => integer(buf, true),
-        tag::FLOAT16..=tag::FLOAT256 => {
-            let width = 2usize << (t - tag::FLOAT16);
-            let payload = after_tag(buf, width)?;
-            float::check(payload)?;
-            Ok((Atom::Float(payload), 1 + width))
+        _ => fixed_width(buf, t),
+    }
+}
+
+/// The atoms of a fixed width after the tag (HEXLET, BLOB, FLOAT*, TAI64*,
+/// MAGIC): one length check for all, then each one's own rule.
+fn fixed_width(buf: &[u8], t: u8) -> Result<(Atom<'_>, usize), Error> {
+    let width = match t {
+        tag::HEXLET => 16,
+        tag::BLOB => 8,
+        tag::FLOAT16..=tag::FLOAT256 => 2usize << (t - tag::FLOAT16),
+        tag::TAI64 => 8,
+        tag::TAI64N => 12,
+        tag::TAI64NA => 16,
+        tag::MAGIC => 3 + MAGIC_LEN,
+        _ => return Err(Error::UnknownType),
+    };
+    let payload = after_tag(buf, width)?;
+    let atom = match t {
+        tag::HEXLET => Atom::Hexlet(payload.try_into().map_err(|_| Error::Invalid)?),
+        tag::BLOB => Atom::Blob {
+            chunk_len_minus_one: be_u64(payload),
+        },
+        tag::TAI64..=tag::TAI64NA => {
+            tai64::check_label(payload)?;
+            Atom::Tai64(payload)
         }
-        tag::TAI64 => tai_atom(buf, 8),
-        tag::TAI64N => tai_atom(buf, 12),
-        tag::TAI64NA => tai_atom(buf, 16),
         tag::MAGIC => {
-            let whole = fixed::<{ 3 + MAGIC_LEN }>(buf)?;
-            let (eks, magic) = whole.split_at(3);
+            let (eks, magic) = payload.split_at_checked(3).ok_or(Error::Invalid)?;
             if eks != b"EKS" {
                 return Err(Error::BadMagic);
             }
-            Ok((
-                Atom::Magic(magic.try_into().map_err(|_| Error::Invalid)?),
-                1 + 3 + MAGIC_LEN,
-            ))
+            Atom::Magic(magic.try_into().map_err(|_| Error::Invalid)?)
         }
-        _ => Err(Error::UnknownType),
-    }
+        _ => {
+            float::check(payload)?;
+            Atom::Float(payload)
+        }
+    };
+    Ok((atom, 1 + width))
 }
 
 /// The `width` bytes after the tag byte, or how many are missing.
@@ -714,12 +726,6 @@ pub(crate) fn decode_slow(buf: &[u8]) -> Result<(Atom<'_>, usize), Error> {
 fn after_tag(buf: &[u8], width: usize) -> Result<&[u8], Error> {
     buf.get(1..1 + width)
         .ok_or_else(|| Error::NotEnough((1 + width).saturating_sub(buf.len())))
-}
-
-fn tai_atom(buf: &[u8], width: usize) -> Result<(Atom<'_>, usize), Error> {
-    let payload = after_tag(buf, width)?;
-    tai64::check_label(payload)?;
-    Ok((Atom::Tai64(payload), 1 + width))
 }
 
 #[cfg(test)]

@@ -8,46 +8,15 @@
 
 use crate::error::Error;
 
-/// Exponent and fraction bit counts of one IEEE binary interchange format.
-#[derive(Clone, Copy)]
-struct Layout {
-    exp_bits: u32,
-    frac_bits: u32,
-}
+/// Exponent bit counts of binary16, 32, 64, 128 and 256, five bits each
+/// (a word, not a table: no bounds check, no data).
+const EXP_BITS: u32 = 5 | 8 << 5 | 11 << 10 | 15 << 15 | 19 << 20;
 
-const LAYOUTS: [Layout; 5] = [
-    Layout {
-        exp_bits: 5,
-        frac_bits: 10,
-    },
-    Layout {
-        exp_bits: 8,
-        frac_bits: 23,
-    },
-    Layout {
-        exp_bits: 11,
-        frac_bits: 52,
-    },
-    Layout {
-        exp_bits: 15,
-        frac_bits: 112,
-    },
-    Layout {
-        exp_bits: 19,
-        frac_bits: 236,
-    },
-];
-
-/// Index into [`LAYOUTS`] for a width in bytes (2, 4, 8, 16, 32).
-fn layout_index(width: usize) -> Option<usize> {
-    match width {
-        2 => Some(0),
-        4 => Some(1),
-        8 => Some(2),
-        16 => Some(3),
-        32 => Some(4),
-        _ => None,
-    }
+/// Exponent and fraction bit counts of the width with index `idx` (0 for
+/// 2 bytes ... 4 for 32 bytes, `idx` <= 4).
+fn layout(idx: u32) -> (u32, u32) {
+    let exp = (EXP_BITS >> (5 * idx)) & 31;
+    (exp, (16 << idx) - 1 - exp)
 }
 
 /// Bit `i` (0 = least significant) of a big-endian byte string.
@@ -63,26 +32,29 @@ fn bit(bytes: &[u8], i: u32) -> bool {
     }
 }
 
-/// `n` bits (n <= 32) starting at bit `lo`, as an integer.
-fn bits(bytes: &[u8], lo: u32, n: u32) -> u32 {
-    (0..n).fold(0, |acc, k| acc | (u32::from(bit(bytes, lo + k)) << k))
-}
-
-/// Number of trailing zero bits among the low `n` bits (n if all zero).
-fn trailing_zeros(bytes: &[u8], n: u32) -> u32 {
-    (0..n).find(|&i| bit(bytes, i)).unwrap_or(n)
-}
-
 /// Checks the format's rules for a float payload of 2, 4, 8, 16 or 32 bytes.
 pub fn check(bytes: &[u8]) -> Result<(), Error> {
-    let idx = layout_index(bytes.len()).ok_or(Error::Invalid)?;
-    let own = LAYOUTS[idx];
-    let total = own.exp_bits + own.frac_bits;
-    let negative = bit(bytes, total);
-    let biased = bits(bytes, own.frac_bits, own.exp_bits);
-    let frac_tz = trailing_zeros(bytes, own.frac_bits);
-    let frac_zero = frac_tz == own.frac_bits;
-    if biased == 0 && frac_zero {
+    let len = bytes.len();
+    let mut idx = 0;
+    while idx < 4 && 2 << idx < len {
+        idx += 1;
+    }
+    if 2 << idx != len {
+        return Err(Error::Invalid);
+    }
+    let (exp_bits, frac_bits) = layout(idx);
+    // The first 32 bits (16 for binary16) at the top of a word: the sign,
+    // then the exponent (at most 19 bits).
+    let top = bytes
+        .iter()
+        .take(4)
+        .fold(0u32, |acc, &b| (acc << 8) | u32::from(b))
+        << (32 - 8 * len.min(4) as u32);
+    let negative = top >> 31 != 0;
+    let biased = (top << 1) >> (32 - exp_bits);
+    // Trailing zero bits of the fraction (all of its bits when it is 0).
+    let frac_tz = (0..frac_bits).find(|&i| bit(bytes, i)).unwrap_or(frac_bits);
+    if biased == 0 && frac_tz == frac_bits {
         // Zero: negative zero is forbidden, positive zero fits binary16.
         return if negative || idx > 0 {
             Err(Error::FloatNonMinimal)
@@ -90,23 +62,22 @@ pub fn check(bytes: &[u8]) -> Result<(), Error> {
             Ok(())
         };
     }
-    let Some(narrower) = idx.checked_sub(1).map(|i| LAYOUTS[i]) else {
-        return Ok(());
-    };
-    if fits(own, narrower, biased, frac_tz, frac_zero) {
+    if idx > 0 && fits(exp_bits, frac_bits, layout(idx - 1), biased, frac_tz) {
         Err(Error::FloatNonMinimal)
     } else {
         Ok(())
     }
 }
 
-/// Whether a value of layout `own` is exactly representable in `narrow`.
-fn fits(own: Layout, narrow: Layout, biased: u32, frac_tz: u32, frac_zero: bool) -> bool {
-    let dropped = own.frac_bits - narrow.frac_bits;
-    let exp_max = (1u32 << own.exp_bits) - 1;
-    if biased == exp_max {
-        // Infinity always fits; a NaN fits when its payload loses no bit.
-        return frac_zero || frac_tz >= dropped;
+/// Whether a non-zero value of `exp_bits` and `frac_bits` (biased exponent
+/// `biased`, `frac_tz` trailing zeros in its fraction) is exactly
+/// representable in the narrower layout `(narrow_exp, narrow_frac)`.
+fn fits(exp_bits: u32, frac_bits: u32, narrow: (u32, u32), biased: u32, frac_tz: u32) -> bool {
+    let (narrow_exp, narrow_frac) = narrow;
+    if biased == (1 << exp_bits) - 1 {
+        // Infinity (fraction all zero) always fits; a NaN fits when its
+        // payload loses no bit.
+        return frac_tz >= frac_bits - narrow_frac;
     }
     if biased == 0 {
         // A subnormal of binary32 or wider lies below 2^-126, far under the
@@ -115,17 +86,14 @@ fn fits(own: Layout, narrow: Layout, biased: u32, frac_tz: u32, frac_zero: bool)
     }
     // i32 is wide enough (binary256: 19 exponent bits, 236 fraction bits)
     // and, unlike i64, one register on 32-bit targets.
-    let own_bias = (1i32 << (own.exp_bits - 1)) - 1;
-    let narrow_bias = (1i32 << (narrow.exp_bits - 1)) - 1;
-    // value = S * 2^q with S odd; e is the exponent of S's top bit.
+    let own_bias = (1i32 << (exp_bits - 1)) - 1;
+    let narrow_bias = (1i32 << (narrow_exp - 1)) - 1;
+    // value = S * 2^q with S odd; e is the exponent of S's top bit (a zero
+    // fraction has frac_tz = frac_bits, so q = e).
     let e = biased as i32 - own_bias;
-    let q = if frac_zero {
-        e
-    } else {
-        e - own.frac_bits as i32 + frac_tz as i32
-    };
+    let q = e - frac_bits as i32 + frac_tz as i32;
     let narrow_min = 1 - narrow_bias;
-    e <= narrow_bias && q >= e.max(narrow_min) - narrow.frac_bits as i32
+    e <= narrow_bias && q >= e.max(narrow_min) - narrow_frac as i32
 }
 
 /// Widens a binary16/32/64 payload to `f64` exactly, NaNs included; see

@@ -47,27 +47,30 @@ fn be_u32(b: &[u8]) -> u32 {
 
 /// Checks an 8-, 12- or 16-byte label as found on the wire.
 pub fn check_label(label: &[u8]) -> Result<(), Error> {
-    let secs = label.first_chunk::<8>().ok_or(Error::Invalid)?;
-    if u64::from_be_bytes(*secs) >= RESERVED_FROM {
+    let Some(([top, ..], fracs)) = label.split_first_chunk::<8>() else {
+        return Err(Error::Invalid);
+    };
+    // The top bit of the seconds: at or above RESERVED_FROM.
+    if *top >= 0x80 {
         return Err(Error::Tai64TooBig);
     }
-    let frac = |r: core::ops::Range<usize>| label.get(r).map(be_u32);
-    let (ns, atto) = match label.len() {
-        8 => return Ok(()),
-        12 => (frac(8..12).ok_or(Error::Invalid)?, None),
-        16 => (frac(8..12).ok_or(Error::Invalid)?, frac(12..16)),
-        _ => return Err(Error::Invalid),
-    };
-    if ns > FRAC_MAX {
-        return Err(Error::Tai64BadNsec);
+    if fracs.len() > 8 || fracs.len() % 4 != 0 {
+        return Err(Error::Invalid);
     }
-    match atto {
-        None if ns == 0 => Err(Error::Tai64NonMinimal),
-        None => Ok(()),
-        Some(a) if a > FRAC_MAX => Err(Error::Tai64BadAsec),
-        Some(0) => Err(Error::Tai64NonMinimal),
-        Some(_) => Ok(()),
+    // Nanoseconds, then attoseconds: each in range, and the last one (the
+    // label's own precision) not zero, or the shorter label is the form.
+    let (mut out_of_range, mut last) = (Error::Tai64BadNsec, 1);
+    for frac in fracs.chunks_exact(4) {
+        last = be_u32(frac);
+        if last > FRAC_MAX {
+            return Err(out_of_range);
+        }
+        out_of_range = Error::Tai64BadAsec;
     }
+    if last == 0 {
+        return Err(Error::Tai64NonMinimal);
+    }
+    Ok(())
 }
 
 /// Seconds between the label of an instant and its [`Tai::secs`].

@@ -15,6 +15,7 @@
 //! (`YACItemsParsing`).
 
 use core::ffi::{c_char, c_uchar, c_void, CStr};
+use core::mem::MaybeUninit;
 
 use super::atom::YACAtom;
 use super::{inp, input, out, output, run, YACErr, YACItemType};
@@ -129,7 +130,7 @@ impl YACWalk {
 /// The first `N` of the reserved words `words`.
 fn prefix<const N: usize, const M: usize>(words: &[u32; M]) -> [u32; N] {
     const { assert!(N <= M, "the state fits the reserved words") };
-    core::array::from_fn(|i| words[i])
+    *words.first_chunk().unwrap_or(&[0; N])
 }
 
 /// Stores `state` in the first words of `words`, zeroing the rest.
@@ -174,22 +175,18 @@ impl YACItems {
         BuildLog::from_words(core::array::from_fn(|i| self.word(at + i)))
     }
 
+    /// Stores the parser's state, the free list and the builder's log in
+    /// the reserved words, in that order, zeroing the rest.
     fn set_state(&mut self, s: ParseState, free: FreeList, log: BuildLog) {
-        const WORDS: usize = ParseState::WORDS + FreeList::WORDS + BuildLog::WORDS;
-        const { assert!(WORDS <= 20, "all fit") };
-        let (st, fl, lg) = (s.to_words(), free.to_words(), log.to_words());
-        let words: [u32; WORDS] = core::array::from_fn(|i| {
-            let (f, l) = (ParseState::WORDS, ParseState::WORDS + FreeList::WORDS);
-            let w = if i < f {
-                st.get(i)
-            } else if i < l {
-                fl.get(i - f)
-            } else {
-                lg.get(i - l)
-            };
-            w.copied().unwrap_or(0)
-        });
-        store(&mut self.reserved, words);
+        const FREE: usize = ParseState::WORDS;
+        const LOG: usize = FREE + FreeList::WORDS;
+        const END: usize = LOG + BuildLog::WORDS;
+        const { assert!(END <= 20, "all fit") };
+        let r = &mut self.reserved;
+        r[..FREE].copy_from_slice(&s.to_words());
+        r[FREE..LOG].copy_from_slice(&free.to_words());
+        r[LOG..END].copy_from_slice(&log.to_words());
+        r[END..].fill(0);
     }
 
     fn options(&self) -> Options {
@@ -250,25 +247,39 @@ pub(super) unsafe fn with_ref<R>(
     items: *const YACItems,
     f: impl FnOnce(&ItemsRef<'_, 'static>) -> Result<R, Error>,
 ) -> Result<R, YACErr> {
+    let mut tree = MaybeUninit::uninit();
     // SAFETY: per this function's contract.
-    let it = unsafe { inp(items)? };
-    if it.list.is_null() {
-        return f(&empty_view()).map_err(YACErr::from);
-    }
-    let used = it.len.min(it.cap) as usize;
-    // SAFETY: `list` is valid for `cap` >= `used` nodes (contract), only
-    // read during the call.
-    let pool = unsafe { core::slice::from_raw_parts(it.list, used) };
-    // SAFETY: the nodes were made by libyac for input kept alive by the
-    // caller, and the state is what the calls that made them left
-    // (contract).
-    let tree = unsafe { ItemsRef::view_parts(pool, it.len, it.state()) };
-    f(&tree).map_err(YACErr::from)
+    unsafe { view(items, &mut tree)? };
+    // SAFETY: `view` succeeded, so it wrote the view.
+    f(unsafe { tree.assume_init_ref() }).map_err(YACErr::from)
 }
 
-fn empty_view() -> ItemsRef<'static, 'static> {
-    // SAFETY: an empty pool holds no node, so no invariant can fail.
-    unsafe { ItemsRef::view_parts(&[], 0, ParseState::idle()) }
+/// Writes the read-only view of the tree of `items` (an empty one without
+/// a pool) to `tree`. One copy for every reader, writing in place: the
+/// view is some 25 words to set up.
+///
+/// # Safety
+/// As for `with_ref`; the view must not outlive the call that made it.
+#[inline(never)]
+unsafe fn view<'p>(
+    items: *const YACItems,
+    tree: &mut MaybeUninit<ItemsRef<'p, 'static>>,
+) -> Result<(), YACErr> {
+    // SAFETY: per this function's contract.
+    let it = unsafe { inp(items)? };
+    let (pool, state): (&[Item], _) = if it.list.is_null() {
+        (&[], ParseState::idle())
+    } else {
+        // SAFETY: `list` is valid for `cap` nodes (contract), only read
+        // while the view is used (by the caller's call).
+        let pool = unsafe { core::slice::from_raw_parts(it.list, it.len.min(it.cap) as usize) };
+        (pool, it.state())
+    };
+    // SAFETY: the nodes were made by libyac for input kept alive by the
+    // caller, and the state is what the calls that made them left
+    // (contract); an empty pool holds no node, so no invariant can fail.
+    tree.write(unsafe { ItemsRef::view_parts(pool, it.len, state) });
+    Ok(())
 }
 
 /// Sets up `items` over the caller's pool `mem` of `cap` nodes (a static
