@@ -443,8 +443,8 @@ impl StrBatch {
 #[cfg(target_arch = "x86_64")]
 mod sse {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-        _mm_setzero_si128,
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        _mm_setzero_si128, _mm_subs_epi8,
     };
 
     #[inline(always)]
@@ -454,11 +454,13 @@ mod sse {
         unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
     }
 
-    /// The bytes not in 0x01..=0x7F: as signed bytes, those below 1.
+    /// The bytes not in 0x01..=0x7F: as signed bytes, those below 1, which
+    /// are the ones whose saturating difference with 1 is negative (one
+    /// subtraction and the sign bits: no compare and inversion).
     #[inline(always)]
     pub(super) fn not_ascii(b: &[u8; 16]) -> u32 {
         // SAFETY: SSE2 is part of the x86_64 baseline, always present.
-        unsafe { _mm_movemask_epi8(_mm_cmplt_epi8(load(b), _mm_set1_epi8(1))) as u32 }
+        unsafe { _mm_movemask_epi8(_mm_subs_epi8(load(b), _mm_set1_epi8(1))) as u32 }
     }
 
     /// The zero bytes.
