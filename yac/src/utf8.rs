@@ -52,9 +52,28 @@ const PAD_LEN: usize = 64;
 #[inline(never)]
 fn check_padded(bytes: &[u8]) -> bool {
     let mut block = [b' '; PAD_LEN];
-    match block.get_mut(..bytes.len()) {
-        Some(dst) => dst.copy_from_slice(bytes),
-        None => return false,
+    let n = bytes.len();
+    let Some(dst) = block.get_mut(..n) else {
+        return false;
+    };
+    // Fixed-size copies where the payload allows them (16-byte steps, the
+    // last one overlapping; or two overlapping words): no call to memcpy.
+    if let (Some(last), Some(to)) = (bytes.last_chunk::<16>(), dst.last_chunk_mut::<16>()) {
+        *to = *last;
+        for (src, to) in bytes.chunks_exact(16).zip(dst.chunks_exact_mut(16)) {
+            if let (Ok(src), Ok(to)) = (<&[u8; 16]>::try_from(src), <&mut [u8; 16]>::try_from(to)) {
+                *to = *src;
+            }
+        }
+    } else if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        if let Some(to) = dst.last_chunk_mut::<8>() {
+            *to = *b;
+        }
+        if let Some(to) = dst.first_chunk_mut::<8>() {
+            *to = *a;
+        }
+    } else {
+        dst.copy_from_slice(bytes);
     }
     // The NUL scan of a block of fixed length, inline: a few vector
     // compares, where a call to `has_nul` costs a loop and its set-up.
@@ -572,6 +591,30 @@ mod tests {
                         want,
                         "len {len} at {at} byte {bad:#x}"
                     );
+                }
+            }
+        }
+    }
+
+    /// Every length below the padded block's and above, with a bad byte
+    /// (or a character cut short) at every position: the verdict is
+    /// `core::str::from_utf8`'s plus "no NUL".
+    #[test]
+    fn every_length_and_position_against_core() {
+        let want = |s: &[u8]| core::str::from_utf8(s).is_ok() && !s.contains(&0);
+        for n in 0..=80usize {
+            let good: Vec<u8> = (0..n).map(|i| b'A' + (i % 26) as u8).collect();
+            assert!(validate_str(&good).is_ok(), "length {n}");
+            for at in 0..n {
+                for bad in [0x00u8, 0x80, 0xC3, 0xE2, 0xFF] {
+                    let mut v = good.clone();
+                    v[at] = bad;
+                    assert_eq!(validate_str(&v).is_ok(), want(&v), "n {n} at {at} {bad:#x}");
+                }
+                if at + 2 <= n {
+                    let mut v = good.clone();
+                    v[at..at + 2].copy_from_slice("é".as_bytes());
+                    assert!(validate_str(&v).is_ok(), "n {n} at {at} é");
                 }
             }
         }
