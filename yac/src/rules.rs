@@ -100,4 +100,29 @@ mod tests {
             }
         }
     }
+
+    /// Every length up to 40, keys equal but for one byte at every
+    /// position (each way, and with the byte values that flip a signed
+    /// compare), and equal keys, against the definition.
+    #[test]
+    fn key_above_agrees_at_every_length_and_position() {
+        for n in 0..=40usize {
+            let base: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(!key_above(&base, &base), "equal, length {n}");
+            for at in 0..n {
+                for (lo, hi) in [(b'a', b'b'), (0x01, 0xFF), (0x7F, 0x80), (0x00, 0x01)] {
+                    let (mut k, mut p) = (base.clone(), base.clone());
+                    k[at] = hi;
+                    p[at] = lo;
+                    // Other bytes after the difference must not count.
+                    if let Some(last) = p.last_mut().filter(|_| at + 1 < n) {
+                        *last = 0xFF;
+                    }
+                    let want = |a: &[u8], b: &[u8]| (a.len(), a) > (b.len(), b);
+                    assert_eq!(key_above(&k, &p), want(&k, &p), "n {n} at {at} {k:?} {p:?}");
+                    assert_eq!(key_above(&p, &k), want(&p, &k), "n {n} at {at} {p:?} {k:?}");
+                }
+            }
+        }
+    }
 }

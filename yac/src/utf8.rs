@@ -52,9 +52,32 @@ const PAD_LEN: usize = 64;
 #[inline(never)]
 fn check_padded(bytes: &[u8]) -> bool {
     let mut block = [b' '; PAD_LEN];
-    match block.get_mut(..bytes.len()) {
-        Some(dst) => dst.copy_from_slice(bytes),
-        None => return false,
+    let n = bytes.len();
+    let Some(dst) = block.get_mut(..n) else {
+        return false;
+    };
+    // Fixed-size copies where the payload allows them (16-byte steps, the
+    // last one overlapping; or two overlapping words): no call to memcpy.
+    // Hosts only: a Cortex-M0 build (embedded/size.sh, default features)
+    // linked 300 more bytes with them.
+    if !HOST_SIMD {
+        dst.copy_from_slice(bytes);
+    } else if let (Some(last), Some(to)) = (bytes.last_chunk::<16>(), dst.last_chunk_mut::<16>()) {
+        *to = *last;
+        for (src, to) in bytes.chunks_exact(16).zip(dst.chunks_exact_mut(16)) {
+            if let (Ok(src), Ok(to)) = (<&[u8; 16]>::try_from(src), <&mut [u8; 16]>::try_from(to)) {
+                *to = *src;
+            }
+        }
+    } else if let (Some(a), Some(b)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        if let Some(to) = dst.last_chunk_mut::<8>() {
+            *to = *b;
+        }
+        if let Some(to) = dst.first_chunk_mut::<8>() {
+            *to = *a;
+        }
+    } else {
+        dst.copy_from_slice(bytes);
     }
     // The NUL scan of a block of fixed length, inline: a few vector
     // compares, where a call to `has_nul` costs a loop and its set-up.
@@ -119,6 +142,7 @@ const fn top_bits(k: usize) -> u64 {
 
 /// The "not in 0x01..=0x7F" flags of sixteen bytes, as [`non_ascii_flags`]
 /// gives them for eight: exact for every byte before the first zero one.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn non_ascii_flags16(bytes: &[u8; 16]) -> u128 {
     const LOW: u128 = u128::from_le_bytes([0x01; 16]);
@@ -127,11 +151,13 @@ fn non_ascii_flags16(bytes: &[u8; 16]) -> u128 {
 }
 
 /// The top bit of every byte of a little-endian 16-byte word.
+#[cfg(not(target_arch = "x86_64"))]
 const HIGH16: u128 = u128::from_le_bytes([0x80; 16]);
 
 /// For a STR of n (0 to 15) bytes in a window, which flags of
 /// [`non_ascii_flags`] count in the word of window bytes 1..9: the top bits
 /// of its first min(n, 8) bytes.
+#[cfg(not(target_arch = "x86_64"))]
 static ASCII_MASK_HEAD: [u64; 16] = {
     let mut m = [0; 16];
     let mut n = 0;
@@ -144,6 +170,7 @@ static ASCII_MASK_HEAD: [u64; 16] = {
 
 /// The same in the word of window bytes 8..16, for n > 8: bytes 8..=n are
 /// its first n - 7.
+#[cfg(not(target_arch = "x86_64"))]
 static ASCII_MASK_TAIL: [u64; 16] = {
     let mut m = [0; 16];
     let mut n = 9;
@@ -158,6 +185,18 @@ static ASCII_MASK_TAIL: [u64; 16] = {
 /// 0x01..=0x7F, from one or two loads.
 #[inline(always)]
 pub fn window_ascii(w: &[u8; 16], n: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        n < 16 && sse::not_ascii(w) & sse::window_bits(n) == 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    window_ascii_words(w, n)
+}
+
+/// [`window_ascii`] by word tests, for targets without SSE2.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn window_ascii_words(w: &[u8; 16], n: usize) -> bool {
     let (_, tail) = w.split_at(1);
     let (Some((head, _)), Some(&head_mask)) =
         (tail.split_first_chunk::<8>(), ASCII_MASK_HEAD.get(n))
@@ -180,6 +219,9 @@ pub fn window_ascii(w: &[u8; 16], n: usize) -> bool {
 #[inline(always)]
 fn ascii_16_to_32(body: &[u8]) -> bool {
     match (body.first_chunk::<16>(), body.last_chunk::<16>()) {
+        #[cfg(target_arch = "x86_64")]
+        (Some(a), Some(b)) if body.len() <= 32 => sse::not_ascii(a) | sse::not_ascii(b) == 0,
+        #[cfg(not(target_arch = "x86_64"))]
         (Some(a), Some(b)) if body.len() <= 32 => {
             (non_ascii_flags16(a) | non_ascii_flags16(b)) & HIGH16 == 0
         }
@@ -265,13 +307,54 @@ impl StrBatch {
             // A one-byte header: the payload is inside the window.
             return window_ascii(w, n) || self.gather_window(w, n);
         }
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(a), Some(b)) = (body.first_chunk::<16>(), body.last_chunk::<16>()) {
+            if n <= 32 {
+                // Its first and last 16 bytes (overlapping) cover it.
+                return sse::not_ascii(a) | sse::not_ascii(b) == 0 || self.gather_two(a, b, n);
+            }
+        }
         ascii_16_to_32(body) || self.gather(body)
+    }
+
+    /// Gathers a payload of 16 to 32 bytes, given as its first 16 bytes `a`
+    /// and its last 16 bytes `b`, inline: two 16-byte copies, and the NUL
+    /// test (see [`gather_window`](Self::gather_window)).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn gather_two(&mut self, a: &[u8; 16], b: &[u8; 16], n: usize) -> bool {
+        if sse::zero(a) | sse::zero(b) != 0 {
+            return false;
+        }
+        if self.len + 1 + n > BATCH_CAP && !self.flush() {
+            return false;
+        }
+        let Some(dst) = self.buf.get_mut(self.len..self.len + 1 + n) else {
+            return false;
+        };
+        let (sep, dst) = dst.split_at_mut(1);
+        sep[0] = b' ';
+        if let Some(to) = dst.first_chunk_mut::<16>() {
+            *to = *a;
+        }
+        if let Some(to) = dst.last_chunk_mut::<16>() {
+            *to = *b;
+        }
+        self.len += 1 + n;
+        true
     }
 
     /// Gathers the payload of `n` (below 16) bytes at window bytes 1..: the
     /// whole window is copied and its tag byte becomes the separator.
     #[inline(always)]
     fn gather_window(&mut self, w: &[u8; 16], n: usize) -> bool {
+        // On x86_64 the NUL test is done here, on the window already
+        // loaded, so that `flush` needs no NUL scan: a payload with NUL
+        // stops the loop before its atom.
+        #[cfg(target_arch = "x86_64")]
+        if sse::zero(w) & sse::window_bits(n) != 0 {
+            return false;
+        }
         if self.len > BATCH_CAP && !self.flush() {
             return false;
         }
@@ -289,7 +372,53 @@ impl StrBatch {
     }
 
     /// Gathers a payload of 16 bytes or more, or checks it at once when it
+    /// is long. On x86_64 it copies 16 bytes a step (the last step
+    /// overlapping the one before, so nothing past the payload is read)
+    /// and tests each step for NUL, so that [`flush`](Self::flush) needs no
+    /// NUL scan.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(never)]
+    fn gather(&mut self, body: &[u8]) -> bool {
+        let n = body.len();
+        if n > GATHER_MAX {
+            return check_str(body).is_ok();
+        }
+        if self.len + 1 + n > BATCH_CAP && !self.flush() {
+            return false;
+        }
+        let (Some(slot), Some(last)) = (
+            self.buf.get_mut(self.len..self.len + 1 + n),
+            body.last_chunk::<16>(),
+        ) else {
+            return check_str(body).is_ok();
+        };
+        let (sep, dst) = slot.split_at_mut(1);
+        sep[0] = b' ';
+        // Whole 16-byte steps while more than 16 bytes are left, then the
+        // last 16 bytes (fixed-size copies: no call to memcpy).
+        let mut nul = sse::zero(last);
+        let mut i = 0;
+        while i + 16 < n {
+            let (Some(src), Some(to)) = (
+                body.get(i..).and_then(|b| b.first_chunk::<16>()),
+                dst.get_mut(i..).and_then(|d| d.first_chunk_mut::<16>()),
+            ) else {
+                break;
+            };
+            nul |= sse::zero(src);
+            *to = *src;
+            i += 16;
+        }
+        if let Some(to) = dst.last_chunk_mut::<16>() {
+            *to = *last;
+        }
+        self.len += 1 + n;
+        nul == 0
+    }
+
+    /// Gathers a payload of 16 bytes or more, or checks it at once when it
     /// is long.
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline(never)]
     fn gather(&mut self, body: &[u8]) -> bool {
         let n = body.len();
@@ -313,7 +442,9 @@ impl StrBatch {
     #[inline(never)]
     fn flush(&mut self) -> bool {
         let gathered = self.buf.get(..self.len).unwrap_or_default();
-        if simdutf8::basic::from_utf8(gathered).is_err() || has_nul(gathered) {
+        // On x86_64 the gathering tested every payload for NUL.
+        let nul = !cfg!(target_arch = "x86_64") && has_nul(gathered);
+        if simdutf8::basic::from_utf8(gathered).is_err() || nul {
             self.failed = true;
             return false;
         }
@@ -327,6 +458,57 @@ impl StrBatch {
         // Without batches nothing is gathered: no check, no code.
         BATCH_CAP == 0 || (!self.failed && (self.len == 0 || self.flush()))
     }
+}
+
+/// SSE2 (part of every x86_64) tests of 16 bytes at once, as bit masks
+/// (bit i for byte i): a few instructions where the word tests take a
+/// dozen.
+#[cfg(target_arch = "x86_64")]
+mod sse {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        _mm_setzero_si128, _mm_subs_epi8,
+    };
+
+    #[inline(always)]
+    fn load(b: &[u8; 16]) -> __m128i {
+        // SAFETY: `b` is 16 readable bytes; the load has no alignment
+        // requirement.
+        unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
+    }
+
+    /// The bytes not in 0x01..=0x7F: as signed bytes, those below 1, which
+    /// are the ones whose saturating difference with 1 is negative (one
+    /// subtraction and the sign bits: no compare and inversion).
+    #[inline(always)]
+    pub(super) fn not_ascii(b: &[u8; 16]) -> u32 {
+        // SAFETY: SSE2 is part of the x86_64 baseline, always present.
+        unsafe { _mm_movemask_epi8(_mm_subs_epi8(load(b), _mm_set1_epi8(1))) as u32 }
+    }
+
+    /// The zero bytes.
+    #[inline(always)]
+    pub(super) fn zero(b: &[u8; 16]) -> u32 {
+        // SAFETY: SSE2 is part of the x86_64 baseline, always present.
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(load(b), _mm_setzero_si128())) as u32 }
+    }
+
+    /// The bits of window bytes 1..=n, a payload of n (below 16) bytes
+    /// after a one-byte header.
+    #[inline(always)]
+    pub(super) fn window_bits(n: usize) -> u32 {
+        WINDOW_BITS.get(n).copied().unwrap_or(0)
+    }
+
+    static WINDOW_BITS: [u32; 16] = {
+        let mut m = [0; 16];
+        let mut n = 0;
+        while n < 16 {
+            m[n] = (2 << n) - 2;
+            n += 1;
+        }
+        m
+    };
 }
 
 /// Whether `bytes` holds a zero byte. A loop without an early exit, which
@@ -418,6 +600,48 @@ mod tests {
         }
     }
 
+    /// Every length below the padded block's and above, with a bad byte
+    /// (or a character cut short) at every position: the verdict is
+    /// `core::str::from_utf8`'s plus "no NUL".
+    #[test]
+    fn every_length_and_position_against_core() {
+        let want = |s: &[u8]| core::str::from_utf8(s).is_ok() && !s.contains(&0);
+        for n in 0..=80usize {
+            let good: Vec<u8> = (0..n).map(|i| b'A' + (i % 26) as u8).collect();
+            assert!(validate_str(&good).is_ok(), "length {n}");
+            for at in 0..n {
+                for bad in [0x00u8, 0x80, 0xC3, 0xE2, 0xFF] {
+                    let mut v = good.clone();
+                    v[at] = bad;
+                    assert_eq!(validate_str(&v).is_ok(), want(&v), "n {n} at {at} {bad:#x}");
+                }
+                if at + 2 <= n {
+                    let mut v = good.clone();
+                    v[at..at + 2].copy_from_slice("é".as_bytes());
+                    assert!(validate_str(&v).is_ok(), "n {n} at {at} é");
+                }
+            }
+        }
+    }
+
+    /// The window test judges window bytes 1..=n alone: a bad byte there
+    /// is seen, one in the tag byte or after the payload is not, and n of
+    /// 16 or more is refused.
+    #[test]
+    fn window_test_sees_exactly_the_payload() {
+        for n in 0..=17usize {
+            for at in 0..16 {
+                for bad in [0x00u8, 0x80, 0xC3, 0xFF] {
+                    let mut w = [b'a'; 16];
+                    w[at] = bad;
+                    let want = n < 16 && !(1..=n).contains(&at);
+                    assert_eq!(window_ascii(&w, n), want, "n {n} at {at} byte {bad:#x}");
+                }
+            }
+            assert_eq!(window_ascii(&[0x7F; 16], n), n < 16, "n {n}");
+        }
+    }
+
     /// The size-first build's checker against `core::str::from_utf8` (plus
     /// "no NUL") on every sequence of up to four bytes drawn from the
     /// boundary values of RFC 3629's table, and on every two-byte one.
@@ -470,8 +694,16 @@ mod tests {
             let mut all_good = true;
             let mut went_on = true;
             for _ in 0..rng.usize(0, 120) {
-                let n = rng.usize(0, 60);
+                // Every path: the window (below 16), two words (16-32),
+                // the copy in steps (to 256) and the check alone above.
+                let n = match rng.below(8) {
+                    0..=4 => rng.usize(0, 15),
+                    5 => rng.usize(16, 32),
+                    6 => rng.usize(33, 60),
+                    _ => rng.usize(61, 300),
+                };
                 let mut payload = gen_utf8(&mut rng, n).into_bytes();
+                let n = payload.len();
                 if rng.chance(1, 150) && n > 0 {
                     let at = rng.usize(0, n - 1);
                     payload[at] = rng.pick(&[0x00, 0x80, 0xC0, 0xC3, 0xE2, 0xED, 0xF4, 0xFF]);
@@ -482,7 +714,8 @@ mod tests {
                     want(&payload),
                     "{payload:02X?}"
                 );
-                let mut atom = vec![tag_str(n)];
+                // The tag only matters below 16 bytes (a one-byte header).
+                let mut atom = vec![tag_str(n.min(60))];
                 atom.extend_from_slice(&payload);
                 atom.resize(atom.len().max(16), 0xFF);
                 let w = atom.first_chunk::<16>().unwrap();
