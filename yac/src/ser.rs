@@ -100,6 +100,15 @@ impl Entry {
     fn key<'b>(&self, out: &'b [u8]) -> &'b [u8] {
         out.get(self.key..self.key + self.key_len).unwrap_or(&[])
     }
+
+    /// The same entry with its bytes moved to `start`.
+    fn moved_to(&self, start: usize) -> Entry {
+        Entry {
+            start,
+            key: start + (self.key - self.start),
+            key_len: self.key_len,
+        }
+    }
 }
 
 /// A key as the format's order sees it: its length first, then its bytes,
@@ -414,6 +423,17 @@ impl<'o> Serializer<'o> {
             given: 0,
             ser: self,
         }
+    }
+
+    /// Moves the stashed entry `top` (ending at `end` in the stash, just
+    /// taken off `stashed`) back onto the output, as the MAP's last entry.
+    #[cold]
+    fn restore(&mut self, top: Entry, end: usize) {
+        let start = self.out.len();
+        self.out
+            .extend_from_slice(self.stash.get(top.start..end).unwrap_or(&[]));
+        self.stash.truncate(top.start);
+        self.entries.push(top.moved_to(start));
     }
 
     /// Notes the state of a MAP written without a plan.
@@ -855,15 +875,7 @@ impl MapSer<'_, '_> {
                 Ordering::Greater => break,
             }
             ser.stashed.pop();
-            let start = ser.out.len();
-            ser.out
-                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
-            ser.stash.truncate(top.start);
-            ser.entries.push(Entry {
-                start,
-                key: start + (top.key - top.start),
-                key_len: top.key_len,
-            });
+            ser.restore(top, end);
         }
         let mut keep = ser.entries.len();
         while keep > self.first_entry {
@@ -882,12 +894,7 @@ impl MapSer<'_, '_> {
             let start = ser.stash.len();
             ser.stash
                 .extend_from_slice(ser.out.get(e.start..end).unwrap_or(&[]));
-            let moved = Entry {
-                start,
-                key: start + (e.key - e.start),
-                key_len: e.key_len,
-            };
-            ser.stashed.push((moved, ser.stash.len()));
+            ser.stashed.push((e.moved_to(start), ser.stash.len()));
             end = e.start;
         }
         ser.out.truncate(first_moved.start);
@@ -902,15 +909,7 @@ impl MapSer<'_, '_> {
             let Some((top, end)) = ser.stashed.pop() else {
                 break;
             };
-            let start = ser.out.len();
-            ser.out
-                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
-            ser.stash.truncate(top.start);
-            ser.entries.push(Entry {
-                start,
-                key: start + (top.key - top.start),
-                key_len: top.key_len,
-            });
+            ser.restore(top, end);
         }
     }
 

@@ -104,22 +104,21 @@ enum Variant {
 
 #[test]
 fn struct_variants_have_plans_of_their_own() {
-    same_as_alone(&[
-        Variant::A { zz: 1, a: 2 },
-        Variant::B {
-            zz: 1,
-            bbb: 2,
-            a: 3,
-        },
-        Variant::C { a: 1, b: 2 },
-        Variant::A { zz: 3, a: 4 },
-        Variant::B {
-            zz: 3,
-            bbb: 4,
-            a: 5,
-        },
-        Variant::C { a: 3, b: 4 },
-    ]);
+    same_as_alone(
+        &(0..3)
+            .flat_map(|i| {
+                [
+                    Variant::A { zz: i, a: 2 },
+                    Variant::B {
+                        zz: i,
+                        bbb: 2,
+                        a: 3,
+                    },
+                    Variant::C { a: i, b: 2 },
+                ]
+            })
+            .collect::<Vec<_>>(),
+    );
 }
 
 const ZZ: &str = "zz";
