@@ -1012,6 +1012,12 @@ impl MapSer<'_, '_> {
         let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
             return;
         };
+        if let Some(k) = plan.rotation {
+            if let (Some(e), Some(body)) = (entries.get(k), ser.out.get_mut(from..end)) {
+                body.rotate_left(e.start - from);
+            }
+            return;
+        }
         let body = &mut ser.scratch;
         body.clear();
         body.extend_from_slice(ser.out.get(from..end).unwrap_or(&[]));

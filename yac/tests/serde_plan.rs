@@ -191,3 +191,27 @@ fn nested_planned_structs_are_permuted_each_once() {
         yac::to_vec(&(0..5).map(deep).collect::<Vec<_>>()).unwrap()
     );
 }
+
+/// Key order is the declaration's two runs swapped: rotated in place.
+#[derive(Serialize)]
+struct Rotated {
+    ccc: &'static str,
+    dddd: Vec<u8>,
+    a: u8,
+    b: Option<Box<Rotated>>,
+}
+
+fn rotated(d: u8) -> Rotated {
+    Rotated {
+        ccc: "c",
+        dddd: vec![d; d as usize],
+        a: d,
+        b: d.checked_sub(1).map(|d| Box::new(rotated(d))),
+    }
+}
+
+#[test]
+fn swapped_runs_are_rotated() {
+    same_as_alone(&(0..6).map(rotated).collect::<Vec<_>>());
+    same_as_alone(&[one::Text { zz: 1, a: 2 }, one::Text { zz: 3, a: 4 }]);
+}

@@ -49,6 +49,9 @@ pub(crate) struct Plan {
     pub order: Vec<usize>,
     /// The first place in key order whose field is declared elsewhere.
     pub first_moved: usize,
+    /// When `order` is `k..` then `first_moved..k` (two runs swapped, as
+    /// in most small structs): `k`, and the body is rotated in place.
+    pub rotation: Option<usize>,
 }
 
 /// The plans of the struct types seen, found by name.
@@ -111,6 +114,12 @@ impl Plans {
             .position(|(k, &d)| k != d)
             .unwrap_or(order.len());
         order.drain(..first_moved);
+        let rotation = order.first().copied().filter(|&k| {
+            order
+                .iter()
+                .copied()
+                .eq((k..fields.len()).chain(first_moved..k))
+        });
         self.plans.push(Plan {
             name,
             keys: fields
@@ -122,6 +131,7 @@ impl Plans {
                 .collect(),
             order,
             first_moved,
+            rotation,
         });
     }
 }
