@@ -10,9 +10,12 @@
 //! a `BTreeMap` with the same contents. A struct's first key out of order
 //! instead moves the small entry in its way aside (`SMALL_MOVE` bytes at most) and is
 //! written in place, so that a large field after it is never moved; the
-//! aside entries come back when a key above them comes or the MAP ends. Nothing is allocated per MAP: the
-//! entries' offsets and the reordering's scratch space are kept by the
-//! serializer for the whole document.
+//! aside entries come back when a key above them comes or the MAP ends.
+//! A struct type seen before is written by its field plan instead
+//! (`serde/plan.rs`): its keys need no check, and its fields are put
+//! in order by one permutation when it closes. Nothing is allocated per
+//! MAP: the entries' offsets, the plans and the reordering's scratch space
+//! are kept by the serializer for the whole document.
 //!
 //! [`to_writer`] streams: whatever lies outside every open MAP (the
 //! elements of a top-level LIST, say) goes to the writer as soon as
