@@ -3,11 +3,15 @@
 # format and document: the instructions inside the program's timing loop
 # (`run`, N runs) divided by N. Deterministic, unlike timings.
 #   benches/serde/count.sh [DATA_DIR]      # or DOCS="canada-map" FORMATS="yac rmp-serde" OPS="ser"
+# A DATA_DIR made by benches/docs.sh (target/bench-data, after a run of
+# benches/count.sh) adds the string-heavy "countries (String)".
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 data=${1:-$here/../../../shared/data}
 N=${N:-3}
-DOCS=${DOCS:-"canada-list canada-map licenses (String)|licenses (&str)"}
+countries=
+[ -f "$data/countries.json" ] && countries="|countries (String)"
+DOCS=${DOCS:-"canada-list canada-map licenses (String)|licenses (&str)$countries"}
 FORMATS=${FORMATS:-"yac rmp-serde ciborium serde_json postcard"}
 OPS=${OPS:-"ser de"}
 (cd "$here" && cargo build --release --quiet)

@@ -197,24 +197,24 @@ impl<'de> Deserializer<'de> {
     #[inline(always)]
     fn small_int(&mut self) -> Option<Result<u64, i64>> {
         let at = self.pos;
-        let rest = self.input.get(at..)?;
-        let negative = match *rest.first()? {
+        // The longest such atom's bytes at once; closer to the end, the
+        // general path decodes it.
+        let w: &[u8; 10] = self.input.get(at..at + 10)?.try_into().ok()?;
+        let negative = match w[0] {
             tag::PINT => false,
             tag::NINT => true,
             _ => return None,
         };
-        let n = usize::from(*rest.get(1)? ^ tag::BIN);
-        if n > 8 || rest.get(2) == Some(&0) && n > 0 {
+        let n = usize::from(w[1] ^ tag::BIN);
+        if n > 8 || w[2] == 0 && n > 0 {
             return None;
         }
-        let m = match rest.get(2..10) {
-            // One 8-byte load, shifted down to the magnitude's n bytes.
-            Some(w) => {
-                let w = u64::from_be_bytes(w.try_into().ok()?);
-                w.checked_shr(64 - 8 * n as u32).unwrap_or(0)
-            }
-            None => crate::atom::be_u64(rest.get(2..2 + n)?),
-        };
+        // One 8-byte load, shifted down to the magnitude's n bytes.
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&w[2..]);
+        let m = u64::from_be_bytes(b)
+            .checked_shr(64 - 8 * n as u32)
+            .unwrap_or(0);
         let v = if negative {
             // -1 - m, which is !m, fits i64 when it is negative as one.
             let v = !m as i64;
@@ -237,16 +237,22 @@ impl<'de> Deserializer<'de> {
         let r = match self.small_int() {
             Some(Ok(u)) => visitor.visit_u64(u),
             Some(Err(i)) => visitor.visit_i64(i),
-            None => {
-                let atom = self.atom()?;
-                return self.visit(atom, at, visitor);
-            }
+            None => return self.any_atom(visitor),
         };
         r.map_err(|e: Error| e.or_at(at))
     }
 
+    /// The next atom, decoded whole, to `visitor` (out of the inline
+    /// paths, which it would make larger).
+    #[inline(never)]
+    fn any_atom<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let at = self.pos;
+        let atom = self.atom()?;
+        self.visit(atom, at, visitor)
+    }
+
     /// A LIST's items to `visitor`; its tag was just consumed.
-    #[inline]
+    #[inline(always)]
     fn list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         self.enter()?;
         let v = visitor.visit_seq(ListAccess { de: self })?;
@@ -290,8 +296,7 @@ impl<'de> Deserializer<'de> {
                 self.map(visitor)
             }
         } else {
-            let atom = self.atom()?;
-            return self.visit(atom, at, visitor);
+            return self.any_atom(visitor);
         };
         r.map_err(|e: Error| e.or_at(at))
     }
@@ -426,7 +431,7 @@ fn magnitude_u128(magnitude: &[u8]) -> Option<u128> {
 /// The integer methods: the inline path of small integers first.
 macro_rules! deserialize_ints {
     ($($method:ident)*) => {$(
-        #[inline]
+        #[inline(always)]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
             self.int(visitor)
         }
@@ -445,12 +450,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         self.container(tag::LIST, visitor)
     }
 
-    #[inline]
+    #[inline(always)]
     fn deserialize_tuple<V: Visitor<'de>>(
         self,
         _len: usize,
@@ -580,7 +585,7 @@ struct ListAccess<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,

@@ -10,9 +10,12 @@
 //! a `BTreeMap` with the same contents. A struct's first key out of order
 //! instead moves the small entry in its way aside (`SMALL_MOVE` bytes at most) and is
 //! written in place, so that a large field after it is never moved; the
-//! aside entries come back when a key above them comes or the MAP ends. Nothing is allocated per MAP: the
-//! entries' offsets and the reordering's scratch space are kept by the
-//! serializer for the whole document.
+//! aside entries come back when a key above them comes or the MAP ends.
+//! A struct type seen before is written by its field plan instead
+//! (`serde/plan.rs`): its keys need no check, and its fields are put
+//! in order by one permutation when it closes. Nothing is allocated per
+//! MAP: the entries' offsets, the plans and the reordering's scratch space
+//! are kept by the serializer for the whole document.
 //!
 //! [`to_writer`] streams: whatever lies outside every open MAP (the
 //! elements of a top-level LIST, say) goes to the writer as soon as
@@ -29,6 +32,7 @@ use crate::grammar;
 use crate::rules::{chunk_fits, key_above, key_cmp, strip_zeros};
 use crate::serde::error::UNKNOWN;
 use crate::serde::ext::{Ext, EXT};
+use crate::serde::plan::Plans;
 pub use crate::serde::{Error, ErrorKind};
 
 /// Serializes `value` into a new YAC document.
@@ -43,10 +47,12 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 /// `out` is left as it was.
 pub fn append_to_vec<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
     let base = out.len();
-    let mut ser = Serializer::new(out);
+    // Owned while it writes: one indirection less per byte.
+    let mut ser = Serializer::new(core::mem::take(out));
     let r = value
         .serialize(&mut ser)
         .map_err(|e| e.or_at(ser.position()));
+    *out = ser.out;
     if r.is_err() {
         out.truncate(base);
     }
@@ -65,9 +71,8 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), Error> {
-    let mut out = Vec::new();
     let mut sink = |b: &[u8]| writer.write_all(b).map_err(Error::from);
-    let mut ser = Serializer::new(&mut out);
+    let mut ser = Serializer::new(Vec::new());
     ser.sink = Some(&mut sink);
     value
         .serialize(&mut ser)
@@ -97,6 +102,15 @@ struct Entry {
 impl Entry {
     fn key<'b>(&self, out: &'b [u8]) -> &'b [u8] {
         out.get(self.key..self.key + self.key_len).unwrap_or(&[])
+    }
+
+    /// The same entry with its bytes moved to `start`.
+    fn moved_to(&self, start: usize) -> Entry {
+        Entry {
+            start,
+            key: start + (self.key - self.start),
+            key_len: self.key_len,
+        }
     }
 }
 
@@ -154,7 +168,7 @@ type Sink<'o> = &'o mut dyn FnMut(&[u8]) -> Result<(), Error>;
 /// The serde serializer: appends to a `Vec<u8>`. Use [`to_vec`],
 /// [`append_to_vec`] or [`to_writer`].
 pub struct Serializer<'o> {
-    out: &'o mut Vec<u8>,
+    out: Vec<u8>,
     /// Where this document starts in `out`.
     base: usize,
     /// Bytes handed to the sink.
@@ -171,10 +185,16 @@ pub struct Serializer<'o> {
     /// comes, with their ends, in `stash`; each struct's smallest key last.
     stashed: Vec<(Entry, usize)>,
     stash: Vec<u8>,
+    /// The field plans of the struct types seen ([`crate::serde::plan`]).
+    plans: Plans,
+    /// Field names of the open structs whose plan is being learnt.
+    recorded: Vec<&'static str>,
+    /// The states of the open MAPs written without a plan.
+    maps: Vec<MapState>,
 }
 
 impl<'o> Serializer<'o> {
-    fn new(out: &'o mut Vec<u8>) -> Self {
+    fn new(out: Vec<u8>) -> Self {
         let base = out.len();
         Serializer {
             out,
@@ -187,6 +207,9 @@ impl<'o> Serializer<'o> {
             scratch: Vec::new(),
             stashed: Vec::new(),
             stash: Vec::new(),
+            plans: Plans::new(),
+            recorded: Vec::new(),
+            maps: Vec::new(),
         }
     }
 
@@ -377,20 +400,55 @@ impl<'o> Serializer<'o> {
         }
     }
 
+    /// Opens a MAP; `name` is a struct's (or struct variant's), whose
+    /// plan is used or learnt.
     #[inline(always)]
-    fn open_map(&mut self, closes: u8, in_place: bool) -> MapSer<'_, 'o> {
+    fn open_map(&mut self, closes: u8, name: Option<&'static str>) -> MapSer<'_, 'o> {
         self.byte(tag::MAP);
         self.open_maps += 1;
+        let plan = match name {
+            Some(n) => self.plans.find(n),
+            None => None,
+        };
+        let plan = match plan {
+            Some(plan) => plan,
+            None => {
+                let learn = name.filter(|_| self.plans.room());
+                self.open_state(learn, name.is_some(), false);
+                NO_PLAN
+            }
+        };
         MapSer {
             start: self.out.len(),
             first_entry: self.entries.len(),
-            prev: KeyRank::NONE,
-            unsorted: false,
-            in_place,
-            first_stashed: self.stashed.len(),
             closes,
+            plan,
+            given: 0,
             ser: self,
         }
+    }
+
+    /// Moves the stashed entry `top` (ending at `end` in the stash, just
+    /// taken off `stashed`) back onto the output, as the MAP's last entry.
+    #[cold]
+    fn restore(&mut self, top: Entry, end: usize) {
+        let start = self.out.len();
+        self.out
+            .extend_from_slice(self.stash.get(top.start..end).unwrap_or(&[]));
+        self.stash.truncate(top.start);
+        self.entries.push(top.moved_to(start));
+    }
+
+    /// Notes the state of a MAP written without a plan.
+    fn open_state(&mut self, learn: Option<&'static str>, in_place: bool, unsorted: bool) {
+        self.maps.push(MapState {
+            prev: KeyRank::NONE,
+            unsorted,
+            in_place,
+            first_stashed: self.stashed.len(),
+            learn,
+            first_recorded: self.recorded.len(),
+        });
     }
 
     /// A MAP with one key, `variant`, whose value follows.
@@ -633,11 +691,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
-        Ok(self.open_map(1, false))
+        Ok(self.open_map(1, None))
     }
     #[inline]
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
-        Ok(self.open_map(1, true))
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
+        Ok(self.open_map(1, Some(name)))
     }
     fn serialize_struct_variant(
         self,
@@ -647,7 +705,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         _len: usize,
     ) -> Result<MapSer<'a, 'o>, Error> {
         self.variant_start(variant)?;
-        Ok(self.open_map(2, true))
+        Ok(self.open_map(2, Some(variant)))
     }
 }
 
@@ -711,6 +769,21 @@ pub struct MapSer<'a, 'o> {
     start: usize,
     /// This MAP's first index in `ser.entries`.
     first_entry: usize,
+    /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
+    closes: u8,
+    /// The struct's plan (an index in `ser.plans`), or [`NO_PLAN`]: none,
+    /// or a field came that the plan does not have there. Without a plan
+    /// the MAP's [`MapState`] is the last of `ser.maps`.
+    plan: usize,
+    /// Fields written by the plan. Their entries are kept only when the
+    /// plan reorders them (else [`off_plan`](Self::off_plan) finds them).
+    given: usize,
+}
+
+/// The state of a MAP written without a plan (kept by the serializer, so
+/// that a planned struct's [`MapSer`] stays small).
+#[derive(Clone, Copy)]
+struct MapState {
     /// The previous key.
     prev: KeyRank,
     /// A key came that is not above the one before.
@@ -719,15 +792,21 @@ pub struct MapSer<'a, 'o> {
     in_place: bool,
     /// This MAP's first index in `ser.stashed`.
     first_stashed: usize,
-    /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
-    closes: u8,
+    /// The struct's name, when its plan is being learnt from this one.
+    learn: Option<&'static str>,
+    /// This struct's first index in `ser.recorded`.
+    first_recorded: usize,
 }
+
+/// [`MapSer::plan`] of a MAP written without a plan.
+const NO_PLAN: usize = usize::MAX;
 
 impl MapSer<'_, '_> {
     /// Writes a key (a non-empty STR), notes where its entry starts, and
     /// checks that it comes after the key before.
     #[inline(always)]
     fn key_str(&mut self, key: &str) -> Result<(), Error> {
+        let mut st = self.state();
         let ser = &mut *self.ser;
         // Order is checked by rank below, duplicates when sorting.
         grammar::check_key(key.as_bytes(), &[]).map_err(|e| ser.fail(e))?;
@@ -738,23 +817,23 @@ impl MapSer<'_, '_> {
             head: u128::from_be_bytes(head),
             at: ser.out.len() - key.len(),
         };
-        let stashed = ser.stashed.len() > self.first_stashed;
-        if stashed || !rank.above(&self.prev, ser.out) {
+        let stashed = ser.stashed.len() > st.first_stashed;
+        if stashed || !rank.above(&st.prev, &ser.out) {
             let last_len = ser.entries.last().map_or(0, |e| start - e.start);
-            if self.in_place && last_len <= SMALL_MOVE {
+            if st.in_place && last_len <= SMALL_MOVE {
                 // Once only: a struct whose keys keep coming out of order,
                 // or whose entry in the way is large, is sorted at its
                 // end instead.
-                self.in_place = false;
+                st.in_place = false;
                 ser.out.truncate(start);
-                self.make_room(key.as_bytes())?;
+                self.make_room(key.as_bytes(), st.first_stashed)?;
                 let ser = &mut *self.ser;
                 start = ser.out.len();
                 ser.str(key)?;
                 rank.at = ser.out.len() - key.len();
             } else {
-                self.in_place = false;
-                self.unsorted = true;
+                st.in_place = false;
+                st.unsorted = true;
             }
         }
         let ser = &mut *self.ser;
@@ -763,17 +842,33 @@ impl MapSer<'_, '_> {
             key: rank.at,
             key_len: key.len(),
         });
-        self.prev = rank;
+        st.prev = rank;
+        if let Some(last) = ser.maps.last_mut() {
+            *last = st;
+        }
         Ok(())
+    }
+
+    /// The state of this MAP (written without a plan).
+    #[inline(always)]
+    fn state(&self) -> MapState {
+        self.ser.maps.last().copied().unwrap_or(MapState {
+            prev: KeyRank::NONE,
+            unsorted: true,
+            in_place: false,
+            first_stashed: self.ser.stashed.len(),
+            learn: None,
+            first_recorded: self.ser.recorded.len(),
+        })
     }
 
     /// Makes the end of the output the place of `key` in a struct's
     /// order: the stashed entries below it come back, the written ones
     /// above it go to the stash. Equal keys are refused.
     #[cold]
-    fn make_room(&mut self, key: &[u8]) -> Result<(), Error> {
+    fn make_room(&mut self, key: &[u8], first_stashed: usize) -> Result<(), Error> {
         let ser = &mut *self.ser;
-        while ser.stashed.len() > self.first_stashed {
+        while ser.stashed.len() > first_stashed {
             let Some(&(top, end)) = ser.stashed.last() else {
                 break;
             };
@@ -783,19 +878,11 @@ impl MapSer<'_, '_> {
                 Ordering::Greater => break,
             }
             ser.stashed.pop();
-            let start = ser.out.len();
-            ser.out
-                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
-            ser.stash.truncate(top.start);
-            ser.entries.push(Entry {
-                start,
-                key: start + (top.key - top.start),
-                key_len: top.key_len,
-            });
+            ser.restore(top, end);
         }
         let mut keep = ser.entries.len();
         while keep > self.first_entry {
-            match key_cmp(ser.entries[keep - 1].key(ser.out), key) {
+            match key_cmp(ser.entries[keep - 1].key(&ser.out), key) {
                 Ordering::Less => break,
                 Ordering::Equal => return Err(duplicate(ser)),
                 Ordering::Greater => keep -= 1,
@@ -810,12 +897,7 @@ impl MapSer<'_, '_> {
             let start = ser.stash.len();
             ser.stash
                 .extend_from_slice(ser.out.get(e.start..end).unwrap_or(&[]));
-            let moved = Entry {
-                start,
-                key: start + (e.key - e.start),
-                key_len: e.key_len,
-            };
-            ser.stashed.push((moved, ser.stash.len()));
+            ser.stashed.push((e.moved_to(start), ser.stash.len()));
             end = e.start;
         }
         ser.out.truncate(first_moved.start);
@@ -824,21 +906,13 @@ impl MapSer<'_, '_> {
 
     /// Brings back the stashed entries, smallest first.
     #[cold]
-    fn unstash(&mut self) {
+    fn unstash(&mut self, first_stashed: usize) {
         let ser = &mut *self.ser;
-        while ser.stashed.len() > self.first_stashed {
+        while ser.stashed.len() > first_stashed {
             let Some((top, end)) = ser.stashed.pop() else {
                 break;
             };
-            let start = ser.out.len();
-            ser.out
-                .extend_from_slice(ser.stash.get(top.start..end).unwrap_or(&[]));
-            ser.stash.truncate(top.start);
-            ser.entries.push(Entry {
-                start,
-                key: start + (top.key - top.start),
-                key_len: top.key_len,
-            });
+            ser.restore(top, end);
         }
     }
 
@@ -846,26 +920,184 @@ impl MapSer<'_, '_> {
         key.serialize(KeySer { map: self })
     }
 
-    #[inline]
+    /// A struct's field name: by its plan, or else as any key (and kept
+    /// when the plan is being learnt).
+    #[inline(always)]
+    fn field(&mut self, key: &'static str) -> Result<(), Error> {
+        if self.plan != NO_PLAN && self.planned_key(key) {
+            return Ok(());
+        }
+        self.unplanned_field(key)
+    }
+
+    /// [`field`](Self::field) without a plan, or off it.
+    #[inline(never)]
+    fn unplanned_field(&mut self, key: &'static str) -> Result<(), Error> {
+        if self.plan != NO_PLAN {
+            self.off_plan();
+        }
+        self.key_str(key)?;
+        if self.state().learn.is_some() {
+            self.ser.recorded.push(key);
+        }
+        Ok(())
+    }
+
+    /// Writes `key` if it is the plan's next field (its checks were made
+    /// when the plan was learnt).
+    #[inline(always)]
+    fn planned_key(&mut self, key: &'static str) -> bool {
+        let ser = &mut *self.ser;
+        let (w, reorders) = match ser.plans.plans.get(self.plan) {
+            Some(p) => match p.keys.get(self.given) {
+                Some(k) if k.is(key) => (k.window, !p.order.is_empty()),
+                _ => return false,
+            },
+            None => return false,
+        };
+        self.given += 1;
+        let start = ser.out.len();
+        if key.len() <= 16 {
+            ser.put_window(&w, key.len());
+        } else {
+            ser.string(tag::STR, key.as_bytes());
+        }
+        if reorders {
+            ser.entries.push(Entry {
+                start,
+                key: ser.out.len() - key.len(),
+                key_len: key.len(),
+            });
+        }
+        true
+    }
+
+    /// Leaves the plan: the fields written by it (in declaration order)
+    /// become entries to sort at the end.
+    #[cold]
+    fn off_plan(&mut self) {
+        let ser = &mut *self.ser;
+        let kept = ser.entries.len() - self.first_entry;
+        if kept != self.given {
+            // Entries not kept: found again in the output, key then value.
+            let mut at = self.start;
+            for _ in 0..self.given {
+                let start = at;
+                let rest = ser.out.get(at..).unwrap_or(&[]);
+                let Ok((key, n)) = crate::atom::string_raw(rest) else {
+                    break;
+                };
+                at += n;
+                ser.entries.push(Entry {
+                    start,
+                    key: at - key.len(),
+                    key_len: key.len(),
+                });
+                if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
+                    break;
+                }
+            }
+        }
+        self.plan = NO_PLAN;
+        ser.open_state(None, false, true);
+    }
+
+    /// Puts a planned struct's fields, written in declaration order, in
+    /// key order: its body from the first field out of place is copied
+    /// aside once and back field by field.
+    fn permute(&mut self) {
+        let ser = &mut *self.ser;
+        let Some(plan) = ser.plans.plans.get(self.plan) else {
+            return;
+        };
+        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let end = ser.out.len();
+        let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
+            return;
+        };
+        if let Some(k) = plan.rotation {
+            if let (Some(e), Some(body)) = (entries.get(k), ser.out.get_mut(from..end)) {
+                body.rotate_left(e.start - from);
+            }
+            return;
+        }
+        let body = &mut ser.scratch;
+        body.clear();
+        body.extend_from_slice(ser.out.get(from..end).unwrap_or(&[]));
+        let mut at = from;
+        for &d in &plan.order {
+            let (Some(e), e_end) = (entries.get(d), entries.get(d + 1).map_or(end, |n| n.start))
+            else {
+                return;
+            };
+            let n = e_end - e.start;
+            if let (Some(dst), Some(src)) = (
+                ser.out.get_mut(at..at + n),
+                body.get(e.start - from..e_end - from),
+            ) {
+                dst.copy_from_slice(src);
+            }
+            at += n;
+        }
+    }
+
+    /// Learns the plan of a struct just closed from the names it gave.
+    #[cold]
+    fn learn_plan(&mut self, name: &'static str, first_recorded: usize) {
+        let ser = &mut *self.ser;
+        let fields = ser.recorded.get(first_recorded..).unwrap_or(&[]);
+        ser.plans
+            .add(name, fields, |k| short_window(tag::STR, k.as_bytes()));
+        ser.recorded.truncate(first_recorded);
+    }
+
+    #[inline(always)]
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         value.serialize(&mut *self.ser)
     }
 
     /// Puts the entries in canonical key order and closes the MAP.
-    #[inline]
+    #[inline(always)]
     fn finish(mut self) -> Result<(), Error> {
-        if self.ser.stashed.len() > self.first_stashed {
-            self.unstash();
+        if self.plan != NO_PLAN {
+            match self.ser.plans.plans.get(self.plan) {
+                Some(p) if p.keys.len() == self.given => {
+                    if !p.order.is_empty() {
+                        self.permute();
+                    }
+                }
+                // Fields missing at the end.
+                _ => self.off_plan(),
+            }
         }
-        if self.unsorted {
-            self.sort()?;
+        if self.plan == NO_PLAN {
+            self.finish_unplanned()?;
         }
         let ser = self.ser;
         ser.entries.truncate(self.first_entry);
         ser.open_maps -= 1;
-        for _ in 0..self.closes {
+        ser.byte(tag::EOC);
+        if self.closes == 2 {
             ser.byte(tag::EOC);
         }
+        Ok(())
+    }
+
+    /// [`finish`](Self::finish) of a MAP written without a plan: its
+    /// entries put in order, its plan learnt, its state dropped.
+    #[inline]
+    fn finish_unplanned(&mut self) -> Result<(), Error> {
+        let st = self.state();
+        if self.ser.stashed.len() > st.first_stashed {
+            self.unstash(st.first_stashed);
+        }
+        if st.unsorted {
+            self.sort()?;
+        }
+        if let Some(name) = st.learn {
+            self.learn_plan(name, st.first_recorded);
+        }
+        self.ser.maps.pop();
         Ok(())
     }
 
@@ -934,16 +1166,16 @@ macro_rules! struct_traits {
         impl ser::$trait for MapSer<'_, '_> {
             type Ok = ();
             type Error = Error;
-            #[inline]
+            #[inline(always)]
             fn serialize_field<T: Serialize + ?Sized>(
                 &mut self,
                 key: &'static str,
                 value: &T,
             ) -> Result<(), Error> {
-                self.key_str(key)?;
+                self.field(key)?;
                 self.value(value)
             }
-            #[inline]
+            #[inline(always)]
             fn end(self) -> Result<(), Error> {
                 self.finish()
             }
@@ -1144,13 +1376,12 @@ mod tests {
             "abcdefghijklmnoqa",
             "\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}",
         ];
-        let mut out = Vec::new();
+        let mut ser = Serializer::new(Vec::new());
         let ranks: Vec<KeyRank> = keys
             .iter()
             .map(|k| {
-                let mut ser = Serializer::new(&mut out);
                 let head = ser.str(k).unwrap();
-                let at = out.len() - k.len();
+                let at = ser.out.len() - k.len();
                 KeyRank {
                     len: k.len(),
                     head: u128::from_be_bytes(head),
@@ -1161,7 +1392,7 @@ mod tests {
         for (a, ra) in keys.iter().zip(&ranks) {
             for (b, rb) in keys.iter().zip(&ranks) {
                 assert_eq!(
-                    ra.above(rb, &out),
+                    ra.above(rb, &ser.out),
                     key_above(a.as_bytes(), b.as_bytes()),
                     "{a} {b}"
                 );

@@ -36,6 +36,7 @@ pub(crate) mod error;
 pub(crate) mod ext;
 pub mod hexlet;
 pub mod magic;
+pub(crate) mod plan;
 #[cfg(feature = "std")]
 pub mod tai64;
 #[cfg(feature = "uuid")]

@@ -1,0 +1,217 @@
+//! The serializer's field plans: a struct type's later instances (written
+//! by the plan learnt from the first) give the same bytes as each instance
+//! written alone (the general path), whatever their fields do: skipped,
+//! reordered, repeated, or another type of the same name.
+#![cfg(feature = "serde")]
+
+extern crate keks as yac;
+
+use serde::ser::{SerializeStruct, Serializer};
+use serde::Serialize;
+
+/// Writes `items` as one LIST and checks it against each item written
+/// alone, into a LIST by hand.
+fn same_as_alone<T: Serialize>(items: &[T]) {
+    let mut want = vec![0x08];
+    for it in items {
+        want.extend(yac::to_vec(it).unwrap());
+    }
+    want.push(0x00);
+    assert_eq!(yac::to_vec(items).unwrap(), want);
+    // The core's parser refuses MAP keys out of order.
+    let mut pool = vec![yac::items::Item::default(); want.len() + 1];
+    let mut off = 0;
+    yac::items::Items::new(&mut pool)
+        .parse(&want, &mut off)
+        .expect("canonical");
+    assert_eq!(off, want.len());
+}
+
+mod one {
+    #[derive(serde::Serialize)]
+    pub struct Text {
+        pub zz: u8,
+        pub a: u8,
+    }
+}
+
+mod two {
+    #[derive(serde::Serialize)]
+    pub struct Text {
+        pub url: &'static str,
+        pub b: u8,
+        pub title: &'static str,
+        pub long_field_name_beyond_sixteen: u8,
+    }
+}
+
+#[derive(Serialize)]
+struct Both {
+    one: Vec<one::Text>,
+    two: Vec<two::Text>,
+}
+
+#[test]
+fn two_types_of_one_name_each_keep_their_fields() {
+    let one = |i| one::Text { zz: i, a: i + 1 };
+    let two = |i| two::Text {
+        url: "u",
+        b: i,
+        title: "t",
+        long_field_name_beyond_sixteen: i,
+    };
+    same_as_alone(&[
+        Both {
+            one: (0..3).map(one).collect(),
+            two: (0..3).map(two).collect(),
+        },
+        Both {
+            one: vec![one(7)],
+            two: (0..2).map(two).collect(),
+        },
+    ]);
+}
+
+#[derive(Serialize)]
+struct Sometimes {
+    zz: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mid: Option<u8>,
+    a: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last: Option<u8>,
+}
+
+#[test]
+fn skipped_fields_leave_the_plan() {
+    let s = |i: u8| Sometimes {
+        zz: i,
+        mid: (i % 2 == 0).then_some(i),
+        a: i,
+        last: (i % 3 == 0).then_some(i),
+    };
+    // Learnt with and without each field first.
+    same_as_alone(&(0..12).map(s).collect::<Vec<_>>());
+    same_as_alone(&(1..12).map(s).collect::<Vec<_>>());
+}
+
+#[derive(Serialize)]
+enum Variant {
+    A { zz: u8, a: u8 },
+    B { zz: u8, bbb: u8, a: u8 },
+    C { a: u8, b: u8 },
+}
+
+#[test]
+fn struct_variants_have_plans_of_their_own() {
+    same_as_alone(
+        &(0..3)
+            .flat_map(|i| {
+                [
+                    Variant::A { zz: i, a: 2 },
+                    Variant::B {
+                        zz: i,
+                        bbb: 2,
+                        a: 3,
+                    },
+                    Variant::C { a: i, b: 2 },
+                ]
+            })
+            .collect::<Vec<_>>(),
+    );
+}
+
+const ZZ: &str = "zz";
+const A: &str = "a";
+const BBB: &str = "bbb";
+
+/// One struct type (name "Odd") whose fields change from instance to
+/// instance: their order, their number, or one name twice.
+enum Odd {
+    Usual,
+    Reversed,
+    Fewer,
+    More,
+    Twice,
+}
+
+impl Serialize for Odd {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let fields: &[&'static str] = match self {
+            Odd::Usual => &[ZZ, A, BBB],
+            Odd::Reversed => &[BBB, A, ZZ],
+            Odd::Fewer => &[ZZ, BBB],
+            Odd::More => &[ZZ, A, BBB, "c"],
+            Odd::Twice => &[ZZ, A, ZZ],
+        };
+        let mut st = s.serialize_struct("Odd", fields.len())?;
+        for (i, f) in fields.iter().enumerate() {
+            st.serialize_field(f, &(i as u8))?;
+        }
+        st.end()
+    }
+}
+
+#[test]
+fn fields_off_the_plan_are_put_in_order_or_refused() {
+    use Odd::*;
+    same_as_alone(&[Usual, Reversed, Usual, Fewer, More, Usual, More, Reversed]);
+    same_as_alone(&[Reversed, Usual, Usual]);
+    for list in [vec![Usual, Twice], vec![Twice], vec![Usual, Usual, Twice]] {
+        let e = yac::to_vec(&list).unwrap_err();
+        assert_eq!(e.format_error(), Some(yac::Error::MapUnordered));
+    }
+}
+
+/// Many fields in reverse key order, each holding the next level.
+#[derive(Serialize)]
+struct Deep {
+    zzzz: u8,
+    yyy: Vec<Deep>,
+    xx: &'static str,
+    w: Option<Box<Deep>>,
+}
+
+fn deep(d: u8) -> Deep {
+    Deep {
+        zzzz: d,
+        yyy: (0..d).map(deep).collect(),
+        xx: "text long enough to be moved about",
+        w: d.checked_sub(1).map(|d| Box::new(deep(d))),
+    }
+}
+
+#[test]
+fn nested_planned_structs_are_permuted_each_once() {
+    same_as_alone(&(0..5).map(deep).collect::<Vec<_>>());
+    let mut out = Vec::new();
+    yac::to_writer(&mut out, &(0..5).map(deep).collect::<Vec<_>>()).unwrap();
+    assert_eq!(
+        out,
+        yac::to_vec(&(0..5).map(deep).collect::<Vec<_>>()).unwrap()
+    );
+}
+
+/// Key order is the declaration's two runs swapped: rotated in place.
+#[derive(Serialize)]
+struct Rotated {
+    ccc: &'static str,
+    dddd: Vec<u8>,
+    a: u8,
+    b: Option<Box<Rotated>>,
+}
+
+fn rotated(d: u8) -> Rotated {
+    Rotated {
+        ccc: "c",
+        dddd: vec![d; d as usize],
+        a: d,
+        b: d.checked_sub(1).map(|d| Box::new(rotated(d))),
+    }
+}
+
+#[test]
+fn swapped_runs_are_rotated() {
+    same_as_alone(&(0..6).map(rotated).collect::<Vec<_>>());
+    same_as_alone(&[one::Text { zz: 1, a: 2 }, one::Text { zz: 3, a: 4 }]);
+}
