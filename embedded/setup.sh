@@ -40,7 +40,11 @@ command -v arm-none-eabi-nm >/dev/null || pkgs+=(binutils-arm-none-eabi)
 [ -d /usr/lib/arm-none-eabi/newlib ] || pkgs+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null || pkgs+=(qemu-system-arm)
 echo 'int main(void) { return 0; }' >"$probe/t.c"
-cc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null || pkgs+=(gcc-multilib)
+# gcc-N-multilib, not gcc-multilib: Debian 12 declares gcc-multilib and
+# gcc-12-aarch64-linux-gnu in conflict, so asking for both fails (seen on a
+# fresh machine); the versioned package gives -m32 and coexists with it.
+gcc_major=$(gcc -dumpversion 2>/dev/null | cut -d. -f1)
+cc -m32 "$probe/t.c" -o "$probe/t" 2>/dev/null || pkgs+=("gcc-${gcc_major:-12}-multilib")
 command -v aarch64-linux-gnu-gcc >/dev/null || pkgs+=(gcc-aarch64-linux-gnu)
 [ -d /usr/aarch64-linux-gnu/lib ] || pkgs+=(libc6-dev-arm64-cross)
 command -v qemu-aarch64 >/dev/null || pkgs+=(qemu-user)
