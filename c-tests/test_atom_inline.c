@@ -2,7 +2,8 @@
  * common atoms) against YACAtomDecode: the same result, length and atom on
  * every tag and second byte followed by tails of many lengths and kinds,
  * on integers of every width at the edges of uint64_t/int64_t, on short
- * strings with one odd byte anywhere, and on bad arguments. */
+ * strings with one odd byte anywhere or just after them, and on bad
+ * arguments. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,12 @@ int main(void) {
         buf[0] = (unsigned char)(0x80 | n);
         same(buf, sizeof buf);
         same(buf, 1 + n);
+        /* An ASCII payload followed by the odd byte: the test must stop
+         * at the payload's end. */
+        memset(buf, 'k', sizeof buf);
+        buf[0] = (unsigned char)(0xC0 | n);
+        buf[1 + n] = odd[k];
+        same(buf, sizeof buf);
       }
     }
   }

@@ -1970,6 +1970,44 @@ static inline YACErr YACAtomOne_(size_t *got, struct YACAtom *atom, uint32_t typ
   return YACErrNo;
 }
 
+#if defined(__SSE2__)
+/* SSE2 (every x86_64 compiler, x86 with -msse2): the STR test in 16-byte
+ * steps, as the library's own decoder does it (yac/src/utf8.rs). */
+#include <emmintrin.h>
+
+/* For YACAtomDecodeInline: one flag bit for each of the 16 bytes at `p`
+ * that is not in 0x01..0x7F. A saturating subtraction of 1 leaves exactly
+ * those bytes negative (0x00 becomes -1, 0x80..0xFF stay below zero), and
+ * the sign bits are the flags. Not API. Pointers: `p` readable for 16
+ * bytes. */
+static inline unsigned YACNonAscii16_(const unsigned char *p) {
+  __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+  return (unsigned)_mm_movemask_epi8(_mm_subs_epi8(x, _mm_set1_epi8(1)));
+}
+
+/* For YACAtomDecodeInline: whether the STR payload of the atom at `buf`,
+ * its `n` (0 to 60) bytes after the one-byte header, is all in 0x01..0x7F.
+ * Below 16 bytes the payload is inside the atom's first 16 bytes: one load,
+ * its flags masked to bytes 1..n. Longer payloads are 16-byte steps whose
+ * last one overlaps the one before; the last is tested alone first, so text
+ * that is not ASCII goes to YACAtomDecode without the rest. Not API.
+ * Pointers: `buf` readable for at least 16 and at least 1 + `n` bytes. */
+static inline int YACAsciiText_(const unsigned char *buf, uint32_t n) {
+  unsigned flags;
+  uint32_t i;
+  if (n < 16) {
+    return (YACNonAscii16_(buf) & ((2u << n) - 2u)) == 0;
+  }
+  flags = YACNonAscii16_(buf + 1 + n - 16);
+  if (flags != 0) {
+    return 0;
+  }
+  for (i = 0; i + 16 < n; i += 16) {
+    flags |= YACNonAscii16_(buf + 1 + i);
+  }
+  return flags == 0;
+}
+#else
 /* For YACAtomDecodeInline: the flags of the bytes of `x` that are not in
  * 0x01..0x7F, in the bytes' top bits. A byte at 0x80 or above has its top
  * bit set in x, a zero byte in x - 0x0101...; that subtraction borrows only
@@ -1988,14 +2026,16 @@ static inline uint64_t YACLoad8_(const unsigned char *p) {
          (uint64_t)p[7] << 56;
 }
 
-/* For YACAtomDecodeInline: whether the `n` (0 to 60) bytes at `p` are all in
- * 0x01..0x7F, a word at a time: fewer than 8 bytes are one word masked to
- * its first n bytes (whose flags the bytes after them cannot change), more
- * are words whose last one overlaps the one before. The last word is tested
- * alone first: text that is not ASCII goes to YACAtomDecode without the
- * rest of the test (fewer instructions on every benchmark document). Not
- * API. Pointers: `p` readable for at least 8 and at least `n` bytes. */
-static inline int YACAsciiText_(const unsigned char *p, uint32_t n) {
+/* For YACAtomDecodeInline: whether the STR payload of the atom at `buf`,
+ * its `n` (0 to 60) bytes after the one-byte header, is all in 0x01..0x7F,
+ * a word at a time: fewer than 8 bytes are one word masked to its first n
+ * bytes (whose flags the bytes after them cannot change), more are words
+ * whose last one overlaps the one before. The last word is tested alone
+ * first: text that is not ASCII goes to YACAtomDecode without the rest of
+ * the test (fewer instructions on every benchmark document). Not API.
+ * Pointers: `buf` readable for at least 9 and at least 1 + `n` bytes. */
+static inline int YACAsciiText_(const unsigned char *buf, uint32_t n) {
+  const unsigned char *p = buf + 1;
   uint64_t flags;
   uint32_t i;
   if (n < 8) {
@@ -2010,6 +2050,7 @@ static inline int YACAsciiText_(const unsigned char *p, uint32_t n) {
   }
   return flags == 0;
 }
+#endif
 
 /* YACAtomDecode, with the common atoms decoded inline (see above): the
  * same results, outputs and errors for every input.
@@ -2069,7 +2110,7 @@ static inline YACErr YACAtomDecodeInline(size_t *got, struct YACAtom *atom,
       }
       if (t < 0xC0) {
         atom->typ = YACItemBin;
-      } else if (YACAsciiText_(buf + 1, n)) {
+      } else if (YACAsciiText_(buf, n)) {
         atom->typ = YACItemStr;
       } else {
         break;
