@@ -8,7 +8,7 @@
  * uint64_t/int64_t, BIN of up to 60 bytes and STR of up to 60 bytes that
  * are ASCII without NUL, and calls YACAtomDecode for everything else (other
  * types, non-ASCII text, the input's last 15 bytes, every error). The rules
- * it repeats are the library's (yac/src/atom.rs: decode_window_words,
+ * it repeats are the library's (yac/src/atom/window.rs: decode_window_words,
  * decode_window_string); c-tests/test_atom_inline.c holds the two together
  * on every tag and second byte with many tails, and on the integer edges.
  * ---------------------------------------------------------------------- */
