@@ -246,6 +246,10 @@ pub fn window_str_ok(w: &[u8; 16], body: &[u8]) -> bool {
 /// `size-first` build) 0, and every STR is checked on its own.
 const BATCH_CAP: usize = if HOST_SIMD { 1024 } else { 0 };
 
+/// Whether STRs are checked in batches ([`StrBatch`] gathers them): on
+/// the hosts where simdutf8 has SIMD code, not in the `size-first` build.
+pub(crate) const BATCHES: bool = BATCH_CAP != 0;
+
 /// Whether simdutf8 has SIMD code for the target and speed comes first:
 /// then STRs are checked in batches and short ones as padded blocks.
 const HOST_SIMD: bool = cfg!(all(
@@ -450,6 +454,11 @@ impl StrBatch {
         }
         self.len = 0;
         true
+    }
+
+    /// Whether a check of gathered STRs has failed already.
+    pub(crate) fn failed(&self) -> bool {
+        self.failed
     }
 
     /// Checks the STRs still gathered: `false` when some STR taken is bad.
