@@ -16,9 +16,18 @@ use yac::{bigint, float, Error};
 use crate::json::{self, Value};
 use crate::{write_err, Failure};
 
-/// The message for invalid YAC at `off`.
+/// The message for invalid YAC at `off`. The tool has the whole input, so
+/// an item that needs more bytes than are left has a corrupt length or was
+/// cut: it says so rather than only how many bytes are missing.
 fn invalid(off: usize, e: Error) -> Failure {
-    Failure::Invalid(format!("invalid YAC at offset {off} (0x{off:x}): {e}"))
+    let why = match e {
+        Error::NotEnough(n) => format!(
+            "not enough input: the item needs {n} more byte(s) than the input has \
+             (a corrupt length, or a cut input)"
+        ),
+        e => e.to_string(),
+    };
+    Failure::Invalid(format!("invalid YAC at offset {off} (0x{off:x}): {why}"))
 }
 
 /// Validates every top-level item of `buf` with the counting pass and

@@ -116,6 +116,10 @@ fn check_reports_the_error_and_its_offset() {
         let err = fails("atoms", &bytes(i.hex), 1);
         assert!(err.contains("offset 0 ("), "{}: {err}", i.name);
     }
+    // A corrupt length inside a whole input is named as one.
+    let err = fails("check", &bytes("09 C161 BF 8129BB5D4DB1A000 00"), 1);
+    assert!(err.contains("offset 3 (0x3)"), "{err}");
+    assert!(err.contains("a corrupt length"), "{err}");
     // An error after a valid first item is found too.
     let err = fails("check", &bytes("08 00  09 C161 01 C161 01 00"), 1);
     assert!(err.contains("offset 6 (0x6)"), "{err}");

@@ -1,5 +1,6 @@
 //! `from_slice` on any input, into `Value` and into typed structs (every
-//! serde data-model type, borrowed strings and bytes, the with-modules):
+//! serde data-model type, borrowed strings and bytes, the with-modules,
+//! the time crates' types):
 //! never a panic. What it accepts must write back: a `Value` to the very
 //! bytes it was read from (the format has one encoding per value), a typed
 //! value to a document that reads back to the same bytes again.
@@ -52,6 +53,20 @@ struct Formats {
     magic: [u8; 12],
 }
 
+/// The time crates' types: every TAI64 label, in range or not, leap
+/// second or not, reads or is refused without a panic.
+#[derive(Serialize, Deserialize)]
+struct Times {
+    #[serde(with = "yac::serde::tai64::time")]
+    t: time::OffsetDateTime,
+    #[serde(with = "yac::serde::tai64::time::utc")]
+    u: time::UtcDateTime,
+    #[serde(with = "yac::serde::tai64::chrono")]
+    c: chrono::DateTime<chrono::Utc>,
+    #[serde(with = "yac::serde::tai64::jiff")]
+    j: jiff::Timestamp,
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(untagged)]
 enum Any<'a> {
@@ -82,6 +97,7 @@ fuzz_target!(|data: &[u8]| {
     }
     typed_round_trip!(Flat, data);
     typed_round_trip!(Formats, data);
+    typed_round_trip!(Times, data);
     typed_round_trip!(Vec<Kind>, data);
     typed_round_trip!(Any, data);
     let _ = yac::from_reader::<_, Value>(data);

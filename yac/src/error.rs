@@ -192,6 +192,35 @@ impl From<ErrorAt> for Error {
     }
 }
 
+/// So that `?` takes a core error out of a function returning
+/// `std::io::Result` (a reader or writer built on the core): a document
+/// cut short is `UnexpectedEof`, every other error `InvalidData`, with
+/// this error inside.
+#[cfg(feature = "std")]
+impl From<Error> for std::io::Error {
+    fn from(e: Error) -> std::io::Error {
+        std::io::Error::new(e.io_kind(), e)
+    }
+}
+
+/// As for [`Error`], the offset kept in the message.
+#[cfg(feature = "std")]
+impl From<ErrorAt> for std::io::Error {
+    fn from(e: ErrorAt) -> std::io::Error {
+        std::io::Error::new(e.error.io_kind(), e)
+    }
+}
+
+#[cfg(feature = "std")]
+impl Error {
+    fn io_kind(self) -> std::io::ErrorKind {
+        match self {
+            Error::NotEnough(_) => std::io::ErrorKind::UnexpectedEof,
+            _ => std::io::ErrorKind::InvalidData,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +241,41 @@ mod tests {
             Error::MapUnordered.at(6).to_string(),
             "MAP keys out of order or duplicate at offset 6"
         );
+    }
+
+    #[cfg(feature = "std")]
+    #[test]
+    fn question_mark_turns_core_errors_into_io_errors() {
+        extern crate std;
+        use std::string::ToString;
+        fn check(doc: &[u8]) -> std::io::Result<usize> {
+            let (mut off, mut levels) = (0, [0usize; 4]);
+            let opts = crate::items::Options::default();
+            Ok(crate::validate::validate(doc, &mut off, &mut levels, opts)?)
+        }
+        assert_eq!(check(&[0x08, 0x00]).unwrap(), 1);
+        let e = check(&[0x09, 0xC1, b'b', 0x01, 0xC1, b'a', 0x01, 0x00]).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(e.to_string(), Error::MapUnordered.to_string());
+        assert_eq!(
+            check(&[0x08]).unwrap_err().kind(),
+            std::io::ErrorKind::UnexpectedEof
+        );
+        fn at() -> std::io::Result<()> {
+            Err(Error::MapUnordered.at(6))?
+        }
+        let e = at().unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            e.to_string(),
+            "MAP keys out of order or duplicate at offset 6"
+        );
+        let inner = e.get_ref().and_then(|i| i.downcast_ref::<ErrorAt>());
+        assert_eq!(inner, Some(&Error::MapUnordered.at(6)));
+        fn cut() -> std::io::Result<()> {
+            Err(Error::NotEnough(2))?
+        }
+        assert_eq!(cut().unwrap_err().kind(), std::io::ErrorKind::UnexpectedEof);
     }
 
     #[test]

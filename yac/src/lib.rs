@@ -13,7 +13,8 @@
 //! [`to_vec`], [`append_to_vec`], [`to_writer`] and [`from_slice`],
 //! [`from_reader`], as in serde_json. The data model mapping table (every
 //! Rust type to its encoding and back) and the `#[serde(with = ...)]`
-//! helpers for the format's own types (TAI64, HEXLET, MAGIC, UUIDs) are in
+//! helpers for the format's own types (TAI64 for `SystemTime` and the time
+//! crates' types, HEXLET, MAGIC, UUIDs) are in
 //! [`mod@serde`]. Errors convert to and from [`Error`] and
 //! `std::io::Error`, so `?` works across them.
 //!
@@ -211,8 +212,9 @@
 //!
 //! Features: `std` (default: `std::error::Error`, `to_writer`,
 //! `from_reader`, run-time SIMD for UTF-8), `alloc` ([`Value`], [`text`]),
-//! `serde`, `uuid` (`uuid::Uuid` fields as HEXLETs), `size-first`
-//! (smallest code). The full API documentation needs every feature:
+//! `serde`, `uuid` (`uuid::Uuid` fields as HEXLETs), `time`, `chrono`,
+//! `jiff` (their time types as TAI64 labels, `keks::serde::tai64`),
+//! `size-first` (smallest code). The full API documentation needs every feature:
 //! `cargo doc -p keks --no-deps --all-features` (docs.rs builds it so).
 
 #![cfg_attr(not(feature = "std"), no_std)]

@@ -9,7 +9,8 @@
 //! is canonical (the only encoding of its value).
 //!
 //! The mapping, both ways (each row is checked by
-//! `yac/tests/serde_mapping.rs`; docs/rust.md has the same table):
+//! `yac/tests/serde_mapping.rs`, the time types' by
+//! `yac/tests/serde_time.rs`; docs/rust.md has the same table):
 //!
 #![doc = include_str!("mapping.md")]
 //!
@@ -37,7 +38,12 @@ pub(crate) mod ext;
 pub mod hexlet;
 pub mod magic;
 pub(crate) mod plan;
-#[cfg(feature = "std")]
+#[cfg(any(
+    feature = "std",
+    feature = "time",
+    feature = "chrono",
+    feature = "jiff"
+))]
 pub mod tai64;
 #[cfg(feature = "uuid")]
 pub mod uuid;
