@@ -217,6 +217,22 @@
 //! `size-first` (smallest code). The full API documentation needs every feature:
 //! `cargo doc -p keks --no-deps --all-features` (docs.rs builds it so).
 
+// Without `serde` the guide's serde items do not exist in this build; their
+// links then go to the published docs, so that `cargo doc -p keks` with the
+// default features has no broken link.
+#![cfg_attr(
+    not(feature = "serde"),
+    doc = "<!-- links for a build without serde -->
+
+[`to_vec`]: https://docs.rs/keks/latest/keks/fn.to_vec.html
+[`append_to_vec`]: https://docs.rs/keks/latest/keks/fn.append_to_vec.html
+[`to_writer`]: https://docs.rs/keks/latest/keks/fn.to_writer.html
+[`from_slice`]: https://docs.rs/keks/latest/keks/fn.from_slice.html
+[`from_reader`]: https://docs.rs/keks/latest/keks/fn.from_reader.html
+[`mod@serde`]: https://docs.rs/keks/latest/keks/serde/index.html
+[`ser`]: https://docs.rs/keks/latest/keks/ser/index.html
+[`de`]: https://docs.rs/keks/latest/keks/de/index.html"
+)]
 #![cfg_attr(not(feature = "std"), no_std)]
 // docs.rs (`--cfg docsrs`, nightly): each item says which feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -60,7 +60,7 @@ pub enum Value {
     /// A LIST.
     List(Vec<Value>),
     /// A MAP: keys are unique and non-empty. A decoded MAP has them in
-    /// canonical order; [`crate::to_vec`] writes them in that order
+    /// canonical order; `to_vec` (feature `serde`) writes them in that order
     /// whatever the order here.
     Map(Vec<(String, Value)>),
 }
