@@ -217,12 +217,12 @@
 //! `size-first` (smallest code). The full API documentation needs every feature:
 //! `cargo doc -p keks --no-deps --all-features` (docs.rs builds it so).
 
-// Without `serde` the guide's serde items do not exist in this build; their
-// links then go to the published docs, so that `cargo doc -p keks` with the
-// default features has no broken link.
+// The guide names items of every feature. Those this build leaves out are
+// linked to the published docs, so that `cargo doc -p keks` with any set of
+// features has no broken link.
 #![cfg_attr(
     not(feature = "serde"),
-    doc = "<!-- links for a build without serde -->
+    doc = "<!-- links to items this build leaves out -->
 
 [`to_vec`]: https://docs.rs/keks/latest/keks/fn.to_vec.html
 [`append_to_vec`]: https://docs.rs/keks/latest/keks/fn.append_to_vec.html
@@ -232,6 +232,23 @@
 [`mod@serde`]: https://docs.rs/keks/latest/keks/serde/index.html
 [`ser`]: https://docs.rs/keks/latest/keks/ser/index.html
 [`de`]: https://docs.rs/keks/latest/keks/de/index.html"
+)]
+#![cfg_attr(
+    all(feature = "serde", not(feature = "std")),
+    doc = "<!-- links to items this build leaves out -->
+
+[`to_writer`]: https://docs.rs/keks/latest/keks/fn.to_writer.html
+[`from_reader`]: https://docs.rs/keks/latest/keks/fn.from_reader.html"
+)]
+#![cfg_attr(
+    not(feature = "alloc"),
+    doc = "<!-- links to items this build leaves out -->
+
+[`Value`]: https://docs.rs/keks/latest/keks/value/enum.Value.html
+[`mod@value`]: https://docs.rs/keks/latest/keks/value/index.html
+[`value!`]: https://docs.rs/keks/latest/keks/macro.value.html
+[`text`]: https://docs.rs/keks/latest/keks/text/index.html
+[`bigint`]: https://docs.rs/keks/latest/keks/bigint/index.html"
 )]
 #![cfg_attr(not(feature = "std"), no_std)]
 // docs.rs (`--cfg docsrs`, nightly): each item says which feature it needs.
