@@ -14,4 +14,8 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 cargo clippy -p keks --no-default-features --features serde -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+# The keks crate's guide links items of every feature: with none and with
+# the defaults (what a user's plain `cargo doc` builds) no link may break.
+RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps --no-default-features
+RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps
 cargo test --workspace --all-features
