@@ -242,22 +242,57 @@ impl<'o> Serializer<'o> {
         self.out.push(b);
     }
 
+    /// Stores the window `w` past the end of the output and keeps its
+    /// first `n` bytes: one room check and one fixed-size store (no memcpy
+    /// call, no length-dependent branch).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, w: [u8; N], n: usize) {
+        let len = self.out.len();
+        if self.out.capacity() - len < N {
+            self.grow(N);
+        }
+        // SAFETY: the spare capacity holds at least N bytes (checked or
+        // just reserved), so the N-byte store stays inside the allocation;
+        // the length then covers at most those N bytes, all written.
+        unsafe {
+            self.out
+                .as_mut_ptr()
+                .add(len)
+                .cast::<[u8; N]>()
+                .write_unaligned(w);
+            self.out.set_len(len + n.min(N));
+        }
+    }
+
+    /// Makes room for `n` more bytes (out of line: the store paths stay
+    /// small enough to inline into serde's calls).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize) {
+        self.out.reserve(n);
+    }
+
     /// +INT (`t` = PINT) or -INT (NINT) of a magnitude that fits `u64`.
     #[inline(always)]
     fn int(&mut self, t: u8, magnitude: u64) {
-        let (w, n) = crate::enc::int_window(t, magnitude);
-        // The whole window in one store, then the atom's length kept.
-        let len = self.out.len();
-        self.out.extend_from_slice(&w);
-        self.out.truncate(len + n);
+        let n = 8 - (magnitude.leading_zeros() / 8) as usize;
+        // The magnitude's bytes moved to the top of the word (for n = 0
+        // the magnitude is 0, and so is any shift of it).
+        let top = magnitude.wrapping_shl(64 - 8 * n as u32).to_be_bytes();
+        let mut w = [0u8; 16];
+        w[0] = t;
+        w[1] = tag::BIN | n as u8;
+        w[2..10].copy_from_slice(&top);
+        self.put(w, 2 + n);
     }
 
     #[inline(always)]
     fn i64(&mut self, v: i64) {
-        match crate::enc::nint_magnitude(v) {
-            Ok(m) => self.int(tag::NINT, m),
-            Err(_) => self.int(tag::PINT, v as u64),
-        }
+        const _: () = assert!(tag::NINT == tag::PINT + 1);
+        // Branch-free: the sign's mask flips a negative value into its
+        // wire magnitude (-1 - v) and picks NINT (PINT + 1).
+        let sign = v >> 63;
+        self.int(tag::PINT + (sign & 1) as u8, (v ^ sign) as u64);
     }
 
     fn u128(&mut self, v: u128) {
@@ -290,22 +325,27 @@ impl<'o> Serializer<'o> {
             self.put_window(&w, n);
             return;
         }
-        let mut head = [0u8; 9];
-        let h = crate::enc::string_header(base, payload.len(), &mut head);
-        self.out.reserve(9 + payload.len());
-        let len = self.out.len();
-        self.out.extend_from_slice(&head);
-        self.out.truncate(len + h);
+        self.long_header(base, n);
         self.out.extend_from_slice(payload);
+    }
+
+    /// The header of a BIN or STR of `n` bytes, with room made for its
+    /// payload.
+    #[inline]
+    fn long_header(&mut self, base: u8, n: usize) {
+        let mut head = [0u8; 9];
+        let h = crate::enc::string_header(base, n, &mut head);
+        if self.out.capacity() - self.out.len() < 9 + n {
+            self.grow(9 + n);
+        }
+        self.put(head, h);
     }
 
     /// Stores a window of [`short_window`] whose payload is `n` bytes long:
     /// tag and payload at once, with no call to memcpy.
     #[inline(always)]
     fn put_window(&mut self, w: &[u8; 24], n: usize) {
-        let len = self.out.len();
-        self.out.extend_from_slice(w);
-        self.out.truncate(len + 1 + n);
+        self.put(*w, 1 + n);
     }
 
     /// A STR; its payload's first 16 bytes (zero-padded, as [`KeyRank`]
@@ -322,13 +362,56 @@ impl<'o> Serializer<'o> {
             self.put_window(&w, b.len());
             return Ok(head);
         }
-        if has_nul(b) {
-            return Err(self.fail(crate::Error::BadUtf8));
-        }
-        self.string(tag::STR, b);
+        self.long_str(b)?;
         let mut head = [0u8; 16];
         head.copy_from_slice(b.get(..16).unwrap_or(&[0; 16]));
         Ok(head)
+    }
+
+    /// A STR of more than 16 bytes: its payload copied a word at a time,
+    /// the copy checking for NUL on the way (one pass over the bytes).
+    #[inline(never)]
+    fn long_str(&mut self, b: &[u8]) -> Result<(), Error> {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+        let n = b.len();
+        let Some(last) = n.checked_sub(8) else {
+            // Not reached (the caller's STRs are longer): the plain way.
+            if b.contains(&0) {
+                return Err(self.fail(crate::Error::BadUtf8));
+            }
+            self.string(tag::STR, b);
+            return Ok(());
+        };
+        let start = self.out.len();
+        self.long_header(tag::STR, n);
+        let at = self.out.len();
+        let mut zeros = 0u64;
+        // SAFETY: long_header left room for n bytes past `at`, and n >= 8:
+        // every word read lies in `b` (the last one ends at b's end) and
+        // every word stored in the spare capacity (ending at `at + n` at
+        // most); the length then covers those n bytes, all written.
+        unsafe {
+            let src = b.as_ptr();
+            let dst = self.out.as_mut_ptr().add(at);
+            let mut i = 0;
+            while i + 8 <= n {
+                let x = src.add(i).cast::<u64>().read_unaligned();
+                zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+                dst.add(i).cast::<u64>().write_unaligned(x);
+                i += 8;
+            }
+            let x = src.add(last).cast::<u64>().read_unaligned();
+            zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+            dst.add(last).cast::<u64>().write_unaligned(x);
+            self.out.set_len(at + n);
+        }
+        // A word has a zero byte exactly when its term is not zero.
+        if zeros != 0 {
+            self.out.truncate(start);
+            return Err(self.fail(crate::Error::BadUtf8));
+        }
+        Ok(())
     }
 
     fn f64(&mut self, v: f64) -> Result<(), Error> {
@@ -521,24 +604,6 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Whether `b` holds a zero byte: eight bytes at a time (a word has one
-/// when `(x - 0x01..01) & !x & 0x80..80` is not zero).
-#[inline(always)]
-fn has_nul(b: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        if let Ok(w) = <[u8; 8]>::try_from(w) {
-            let x = u64::from_ne_bytes(w);
-            if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
-                return true;
-            }
-        }
-    }
-    words.remainder().contains(&0)
-}
-
 impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     type Ok = ();
     type Error = Error;
@@ -550,20 +615,24 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     type SerializeStruct = MapSer<'a, 'o>;
     type SerializeStructVariant = MapSer<'a, 'o>;
 
+    #[inline(always)]
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.byte(if v { tag::TRUE } else { tag::FALSE });
         Ok(())
     }
+    #[inline(always)]
     fn serialize_i8(self, v: i8) -> Result<(), Error> {
         self.serialize_i64(v.into())
     }
+    #[inline(always)]
     fn serialize_i16(self, v: i16) -> Result<(), Error> {
         self.serialize_i64(v.into())
     }
+    #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<(), Error> {
         self.serialize_i64(v.into())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
         self.i64(v);
         Ok(())
@@ -572,16 +641,19 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         self.i128(v);
         Ok(())
     }
+    #[inline(always)]
     fn serialize_u8(self, v: u8) -> Result<(), Error> {
         self.serialize_u64(v.into())
     }
+    #[inline(always)]
     fn serialize_u16(self, v: u16) -> Result<(), Error> {
         self.serialize_u64(v.into())
     }
+    #[inline(always)]
     fn serialize_u32(self, v: u32) -> Result<(), Error> {
         self.serialize_u64(v.into())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_u64(self, v: u64) -> Result<(), Error> {
         self.int(tag::PINT, v);
         Ok(())
@@ -599,27 +671,32 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         let bits = crate::float::to_f64_bits(&v.to_bits().to_be_bytes()).unwrap_or(0);
         self.float_bits(bits)
     }
+    #[inline(always)]
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
         self.f64(v)
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
         self.str(v.encode_utf8(&mut [0u8; 4])).map(drop)
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
         self.str(v).map(drop)
     }
+    #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
         self.string(tag::BIN, v);
         Ok(())
     }
+    #[inline(always)]
     fn serialize_none(self) -> Result<(), Error> {
         self.byte(tag::NIL);
         Ok(())
     }
+    #[inline(always)]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
         value.serialize(self)
     }
+    #[inline(always)]
     fn serialize_unit(self) -> Result<(), Error> {
         self.serialize_none()
     }
@@ -634,6 +711,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     ) -> Result<(), Error> {
         self.str(variant).map(drop)
     }
+    #[inline(always)]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -665,6 +743,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
             closes: 1,
         })
     }
+    #[inline(always)]
     fn serialize_tuple(self, len: usize) -> Result<ListSer<'a, 'o>, Error> {
         self.serialize_seq(Some(len))
     }
@@ -689,11 +768,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
             closes: 2,
         })
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
         Ok(self.open_map(1, None))
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
         Ok(self.open_map(1, Some(name)))
     }
@@ -717,7 +796,7 @@ pub struct ListSer<'a, 'o> {
 }
 
 impl ListSer<'_, '_> {
-    #[inline]
+    #[inline(always)]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         value.serialize(&mut *self.ser)?;
         if self.ser.sink.is_some() {
@@ -726,7 +805,7 @@ impl ListSer<'_, '_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(self) -> Result<(), Error> {
         for _ in 0..self.closes {
             self.ser.byte(tag::EOC);
@@ -742,11 +821,11 @@ macro_rules! list_traits {
         impl ser::$trait for ListSer<'_, '_> {
             type Ok = ();
             type Error = Error;
-            #[inline]
+            #[inline(always)]
             fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
                 self.element(value)
             }
-            #[inline]
+            #[inline(always)]
             fn end(self) -> Result<(), Error> {
                 self.finish()
             }
