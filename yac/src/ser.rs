@@ -249,11 +249,11 @@ impl<'o> Serializer<'o> {
     fn put<const N: usize>(&mut self, w: [u8; N], n: usize) {
         let len = self.out.len();
         if self.out.capacity() - len < N {
-            self.grow(N);
+            return self.put_slow(&w, n);
         }
-        // SAFETY: the spare capacity holds at least N bytes (checked or
-        // just reserved), so the N-byte store stays inside the allocation;
-        // the length then covers at most those N bytes, all written.
+        // SAFETY: the spare capacity holds at least N bytes (just checked),
+        // so the N-byte store stays inside the allocation; the length then
+        // covers at most those N bytes, all written.
         unsafe {
             self.out
                 .as_mut_ptr()
@@ -264,12 +264,14 @@ impl<'o> Serializer<'o> {
         }
     }
 
-    /// Makes room for `n` more bytes (out of line: the store paths stay
-    /// small enough to inline into serde's calls).
+    /// [`put`](Self::put) near the end of the capacity: only the bytes
+    /// kept, so that a `Vec` of the document's size is not grown (out of
+    /// line: the store paths stay small enough to inline into serde's
+    /// calls).
     #[cold]
     #[inline(never)]
-    fn grow(&mut self, n: usize) {
-        self.out.reserve(n);
+    fn put_slow<const N: usize>(&mut self, w: &[u8; N], n: usize) {
+        self.out.extend_from_slice(w.get(..n).unwrap_or(w));
     }
 
     /// +INT (`t` = PINT) or -INT (NINT) of a magnitude that fits `u64`.
@@ -335,9 +337,7 @@ impl<'o> Serializer<'o> {
     fn long_header(&mut self, base: u8, n: usize) {
         let mut head = [0u8; 9];
         let h = crate::enc::string_header(base, n, &mut head);
-        if self.out.capacity() - self.out.len() < 9 + n {
-            self.grow(9 + n);
-        }
+        self.out.reserve(h + n);
         self.put(head, h);
     }
 
@@ -493,20 +493,23 @@ impl<'o> Serializer<'o> {
             Some(n) => self.plans.find(n),
             None => None,
         };
-        let plan = match plan {
-            Some(plan) => plan,
-            None => {
-                let learn = name.filter(|_| self.plans.room());
-                self.open_state(learn, name.is_some(), false);
-                NO_PLAN
-            }
-        };
+        let (plan, next, end, reorders) =
+            match plan.and_then(|i| Some((i, self.plans.plans.get(i)?))) {
+                Some((i, p)) => (i, p.first, p.first + p.len, !p.order.is_empty()),
+                None => {
+                    let learn = name.filter(|_| self.plans.room());
+                    self.open_state(learn, name.is_some(), false);
+                    (NO_PLAN, 0, 0, false)
+                }
+            };
         MapSer {
             start: self.out.len(),
             first_entry: self.entries.len(),
             closes,
             plan,
-            given: 0,
+            next,
+            end,
+            reorders,
             ser: self,
         }
     }
@@ -854,9 +857,14 @@ pub struct MapSer<'a, 'o> {
     /// or a field came that the plan does not have there. Without a plan
     /// the MAP's [`MapState`] is the last of `ser.maps`.
     plan: usize,
-    /// Fields written by the plan. Their entries are kept only when the
-    /// plan reorders them (else [`off_plan`](Self::off_plan) finds them).
-    given: usize,
+    /// The plan's next field and the end of its fields (in
+    /// `ser.plans.keys`). The entries of the fields written by the plan
+    /// are kept only when it reorders them (else
+    /// [`off_plan`](Self::off_plan) finds them).
+    next: usize,
+    end: usize,
+    /// The plan puts the fields in another order than declared.
+    reorders: bool,
 }
 
 /// The state of a MAP written without a plan (kept by the serializer, so
@@ -885,35 +893,57 @@ impl MapSer<'_, '_> {
     /// checks that it comes after the key before.
     #[inline(always)]
     fn key_str(&mut self, key: &str) -> Result<(), Error> {
-        let mut st = self.state();
         let ser = &mut *self.ser;
         // Order is checked by rank below, duplicates when sorting.
         grammar::check_key(key.as_bytes(), &[]).map_err(|e| ser.fail(e))?;
-        let mut start = ser.out.len();
+        let start = ser.out.len();
         let head = ser.str(key)?;
-        let mut rank = KeyRank {
+        let rank = KeyRank {
             len: key.len(),
             head: u128::from_be_bytes(head),
             at: ser.out.len() - key.len(),
         };
-        let stashed = ser.stashed.len() > st.first_stashed;
-        if stashed || !rank.above(&st.prev, &ser.out) {
-            let last_len = ser.entries.last().map_or(0, |e| start - e.start);
-            if st.in_place && last_len <= SMALL_MOVE {
-                // Once only: a struct whose keys keep coming out of order,
-                // or whose entry in the way is large, is sorted at its
-                // end instead.
-                st.in_place = false;
-                ser.out.truncate(start);
-                self.make_room(key.as_bytes(), st.first_stashed)?;
-                let ser = &mut *self.ser;
-                start = ser.out.len();
-                ser.str(key)?;
-                rank.at = ser.out.len() - key.len();
-            } else {
-                st.in_place = false;
-                st.unsorted = true;
+        match ser.maps.last_mut() {
+            Some(st) if ser.stashed.len() <= st.first_stashed && rank.above(&st.prev, &ser.out) => {
+                st.prev = rank;
             }
+            _ => return self.key_out_of_order(key, start, rank),
+        }
+        ser.entries.push(Entry {
+            start,
+            key: rank.at,
+            key_len: key.len(),
+        });
+        Ok(())
+    }
+
+    /// [`key_str`](Self::key_str) of a key not above the one before (or
+    /// while entries are stashed), just written at `start`.
+    #[cold]
+    #[inline(never)]
+    fn key_out_of_order(
+        &mut self,
+        key: &str,
+        mut start: usize,
+        mut rank: KeyRank,
+    ) -> Result<(), Error> {
+        let mut st = self.state();
+        let ser = &mut *self.ser;
+        let last_len = ser.entries.last().map_or(0, |e| start - e.start);
+        if st.in_place && last_len <= SMALL_MOVE {
+            // Once only: a struct whose keys keep coming out of order,
+            // or whose entry in the way is large, is sorted at its
+            // end instead.
+            st.in_place = false;
+            ser.out.truncate(start);
+            self.make_room(key.as_bytes(), st.first_stashed)?;
+            let ser = &mut *self.ser;
+            start = ser.out.len();
+            ser.str(key)?;
+            rank.at = ser.out.len() - key.len();
+        } else {
+            st.in_place = false;
+            st.unsorted = true;
         }
         let ser = &mut *self.ser;
         ser.entries.push(Entry {
@@ -1027,21 +1057,21 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
-        let (w, reorders) = match ser.plans.plans.get(self.plan) {
-            Some(p) => match p.keys.get(self.given) {
-                Some(k) if k.is(key) => (k.window, !p.order.is_empty()),
-                _ => return false,
-            },
-            None => return false,
+        if self.next >= self.end {
+            return false;
+        }
+        let w = match ser.plans.keys.get(self.next) {
+            Some(k) if k.is(key) => k.window,
+            _ => return false,
         };
-        self.given += 1;
+        self.next += 1;
         let start = ser.out.len();
         if key.len() <= 16 {
             ser.put_window(&w, key.len());
         } else {
             ser.string(tag::STR, key.as_bytes());
         }
-        if reorders {
+        if self.reorders {
             ser.entries.push(Entry {
                 start,
                 key: ser.out.len() - key.len(),
@@ -1051,16 +1081,23 @@ impl MapSer<'_, '_> {
         true
     }
 
+    /// Fields written by the plan.
+    fn given(&self) -> usize {
+        let first = self.ser.plans.plans.get(self.plan).map_or(0, |p| p.first);
+        self.next.saturating_sub(first)
+    }
+
     /// Leaves the plan: the fields written by it (in declaration order)
     /// become entries to sort at the end.
     #[cold]
     fn off_plan(&mut self) {
+        let given = self.given();
         let ser = &mut *self.ser;
         let kept = ser.entries.len() - self.first_entry;
-        if kept != self.given {
+        if kept != given {
             // Entries not kept: found again in the output, key then value.
             let mut at = self.start;
-            for _ in 0..self.given {
+            for _ in 0..given {
                 let start = at;
                 let rest = ser.out.get(at..).unwrap_or(&[]);
                 let Ok((key, n)) = crate::atom::string_raw(rest) else {
@@ -1139,14 +1176,13 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn finish(mut self) -> Result<(), Error> {
         if self.plan != NO_PLAN {
-            match self.ser.plans.plans.get(self.plan) {
-                Some(p) if p.keys.len() == self.given => {
-                    if !p.order.is_empty() {
-                        self.permute();
-                    }
+            if self.next == self.end {
+                if self.reorders {
+                    self.permute();
                 }
+            } else {
                 // Fields missing at the end.
-                _ => self.off_plan(),
+                self.off_plan();
             }
         }
         if self.plan == NO_PLAN {
