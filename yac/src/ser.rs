@@ -372,8 +372,6 @@ impl<'o> Serializer<'o> {
     /// the copy checking for NUL on the way (one pass over the bytes).
     #[inline(never)]
     fn long_str(&mut self, b: &[u8]) -> Result<(), Error> {
-        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
         let n = b.len();
         let Some(last) = n.checked_sub(8) else {
             // Not reached (the caller's STRs are longer): the plain way.
@@ -386,28 +384,16 @@ impl<'o> Serializer<'o> {
         let start = self.out.len();
         self.long_header(tag::STR, n);
         let at = self.out.len();
-        let mut zeros = 0u64;
         // SAFETY: long_header left room for n bytes past `at`, and n >= 8:
-        // every word read lies in `b` (the last one ends at b's end) and
-        // every word stored in the spare capacity (ending at `at + n` at
-        // most); the length then covers those n bytes, all written.
-        unsafe {
-            let src = b.as_ptr();
-            let dst = self.out.as_mut_ptr().add(at);
-            let mut i = 0;
-            while i + 8 <= n {
-                let x = src.add(i).cast::<u64>().read_unaligned();
-                zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
-                dst.add(i).cast::<u64>().write_unaligned(x);
-                i += 8;
-            }
-            let x = src.add(last).cast::<u64>().read_unaligned();
-            zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
-            dst.add(last).cast::<u64>().write_unaligned(x);
+        // copy_checking_nul reads only inside `b` and writes only the n
+        // bytes past `at`; the length then covers those n bytes, all
+        // written.
+        let zeros = unsafe {
+            let z = copy_checking_nul(b.as_ptr(), self.out.as_mut_ptr().add(at), n, last);
             self.out.set_len(at + n);
-        }
-        // A word has a zero byte exactly when its term is not zero.
-        if zeros != 0 {
+            z
+        };
+        if zeros {
             self.out.truncate(start);
             return Err(self.fail(crate::Error::BadUtf8));
         }
@@ -605,6 +591,79 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
         1 => pair(1),
         _ => {}
     }
+}
+
+/// Copies the `n` bytes at `src` to `dst` (`last` = n - 8, n >= 8) and
+/// tells whether one of them is zero: 16 bytes at a time with SSE2 (one
+/// compare and one OR per block), the last block overlapping the one
+/// before.
+///
+/// # Safety
+/// `src` must be readable and `dst` writable for `n` bytes, `n >= 8`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy_checking_nul(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_setzero_si128, _mm_storeu_si128,
+    };
+    if n < 16 {
+        // SAFETY: the caller's contract.
+        return unsafe { copy_words(src, dst, n, last) };
+    }
+    // SAFETY (for the block): every 16-byte block read or written starts at
+    // i + 16 <= n or at n - 16 >= 0, inside the caller's n bytes.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let mut acc = zero;
+        let mut i = 0;
+        while i + 16 <= n {
+            let x = _mm_loadu_si128(src.add(i).cast::<__m128i>());
+            acc = _mm_or_si128(acc, _mm_cmpeq_epi8(x, zero));
+            _mm_storeu_si128(dst.add(i).cast::<__m128i>(), x);
+            i += 16;
+        }
+        let x = _mm_loadu_si128(src.add(n - 16).cast::<__m128i>());
+        acc = _mm_or_si128(acc, _mm_cmpeq_epi8(x, zero));
+        _mm_storeu_si128(dst.add(n - 16).cast::<__m128i>(), x);
+        _mm_movemask_epi8(acc) != 0
+    }
+}
+
+/// [`copy_checking_nul`] a word at a time (the same contract).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn copy_checking_nul(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { copy_words(src, dst, n, last) }
+}
+
+/// Copies `n >= 8` bytes a word at a time, the last word overlapping the
+/// one before, and tells whether one of them is zero (a word `x` has a
+/// zero byte exactly when `(x - 0x01..01) & !x & 0x80..80` is not zero).
+///
+/// # Safety
+/// As [`copy_checking_nul`].
+#[inline(always)]
+unsafe fn copy_words(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut zeros = 0u64;
+    // SAFETY: every word read or written starts at i + 8 <= n or at
+    // last = n - 8, inside the caller's n bytes.
+    unsafe {
+        let mut i = 0;
+        while i + 8 <= n {
+            let x = src.add(i).cast::<u64>().read_unaligned();
+            zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+            dst.add(i).cast::<u64>().write_unaligned(x);
+            i += 8;
+        }
+        let x = src.add(last).cast::<u64>().read_unaligned();
+        zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+        dst.add(last).cast::<u64>().write_unaligned(x);
+    }
+    zeros != 0
 }
 
 impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
@@ -1476,6 +1535,33 @@ mod tests {
             }
         }
         assert_eq!(first_nul(&[0xFF; 16]), 16);
+    }
+
+    #[test]
+    fn long_strs_are_copied_whole_and_refused_with_a_nul_anywhere() {
+        for len in 17..=80 {
+            let s: alloc::string::String =
+                (0..len).map(|i| (b'A' + (i % 26) as u8) as char).collect();
+            let mut ser = Serializer::new(vec![7]);
+            ser.str(&s).unwrap();
+            let mut head = [0u8; 9];
+            let h = crate::enc::string_header(tag::STR, len, &mut head);
+            assert_eq!(&ser.out[..1 + h], [&[7][..], &head[..h]].concat());
+            assert_eq!(&ser.out[1 + h..], s.as_bytes());
+            for at in 0..len {
+                let mut b = s.clone().into_bytes();
+                b[at] = 0;
+                let bad = alloc::string::String::from_utf8(b).unwrap();
+                let mut ser = Serializer::new(vec![7]);
+                let e = ser.str(&bad).unwrap_err();
+                assert_eq!(
+                    e.kind(),
+                    &ErrorKind::Format(crate::Error::BadUtf8),
+                    "{len} {at}"
+                );
+                assert_eq!(ser.out, [7], "nothing of it is kept");
+            }
+        }
     }
 
     #[test]
