@@ -243,35 +243,10 @@ impl<'o> Serializer<'o> {
     }
 
     /// Stores the window `w` past the end of the output and keeps its
-    /// first `n` bytes: one room check and one fixed-size store (no memcpy
-    /// call, no length-dependent branch).
+    /// first `n` bytes (see [`put`]).
     #[inline(always)]
     fn put<const N: usize>(&mut self, w: [u8; N], n: usize) {
-        let len = self.out.len();
-        if self.out.capacity() - len < N {
-            return self.put_slow(&w, n);
-        }
-        // SAFETY: the spare capacity holds at least N bytes (just checked),
-        // so the N-byte store stays inside the allocation; the length then
-        // covers at most those N bytes, all written.
-        unsafe {
-            self.out
-                .as_mut_ptr()
-                .add(len)
-                .cast::<[u8; N]>()
-                .write_unaligned(w);
-            self.out.set_len(len + n.min(N));
-        }
-    }
-
-    /// [`put`](Self::put) near the end of the capacity: only the bytes
-    /// kept, so that a `Vec` of the document's size is not grown (out of
-    /// line: the store paths stay small enough to inline into serde's
-    /// calls).
-    #[cold]
-    #[inline(never)]
-    fn put_slow<const N: usize>(&mut self, w: &[u8; N], n: usize) {
-        self.out.extend_from_slice(w.get(..n).unwrap_or(w));
+        put(&mut self.out, w, n);
     }
 
     /// +INT (`t` = PINT) or -INT (NINT) of a magnitude that fits `u64`.
@@ -530,6 +505,33 @@ impl<'o> Serializer<'o> {
         self.byte(tag::MAP);
         self.str(variant).map(drop)
     }
+}
+
+/// Stores the window `w` past the end of `v` and keeps its first `n`
+/// bytes: one room check and one fixed-size store (no memcpy call, no
+/// length-dependent branch).
+#[inline(always)]
+fn put<const N: usize>(v: &mut Vec<u8>, w: [u8; N], n: usize) {
+    let len = v.len();
+    if v.capacity() - len < N {
+        return put_slow(v, &w, n);
+    }
+    // SAFETY: the spare capacity holds at least N bytes (just checked), so
+    // the N-byte store stays inside the allocation; the length then covers
+    // at most those N bytes, all written.
+    unsafe {
+        v.as_mut_ptr().add(len).cast::<[u8; N]>().write_unaligned(w);
+        v.set_len(len + n.min(N));
+    }
+}
+
+/// [`put`] near the end of the capacity: only the bytes kept, so that a
+/// `Vec` of the document's size is not grown (out of line: the store paths
+/// stay small enough to inline into serde's calls).
+#[cold]
+#[inline(never)]
+fn put_slow<const N: usize>(v: &mut Vec<u8>, w: &[u8; N], n: usize) {
+    v.extend_from_slice(w.get(..n).unwrap_or(w));
 }
 
 /// A short string's atom built in a window: the tag (`base` with the
@@ -1178,15 +1180,21 @@ impl MapSer<'_, '_> {
     }
 
     /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: its body from the first field out of place is copied
-    /// aside once and back field by field.
+    /// key order: two runs swapped are rotated in place; else the body from
+    /// the first field out of place is gathered in key order in the
+    /// scratch space (a short entry by one fixed-size copy), then copied
+    /// back at once.
     fn permute(&mut self) {
+        /// Entries of up to this many bytes are copied by one fixed-size
+        /// move (most fields of small structs).
+        const SHORT: usize = 32;
         let ser = &mut *self.ser;
         let Some(plan) = ser.plans.plans.get(self.plan) else {
             return;
         };
         let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
-        let end = ser.out.len();
+        let out = &ser.out[..];
+        let end = out.len();
         let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
             return;
         };
@@ -1198,21 +1206,26 @@ impl MapSer<'_, '_> {
         }
         let body = &mut ser.scratch;
         body.clear();
-        body.extend_from_slice(ser.out.get(from..end).unwrap_or(&[]));
-        let mut at = from;
+        body.reserve(end - from + SHORT);
         for &d in &plan.order {
             let (Some(e), e_end) = (entries.get(d), entries.get(d + 1).map_or(end, |n| n.start))
             else {
                 return;
             };
             let n = e_end - e.start;
-            if let (Some(dst), Some(src)) = (
-                ser.out.get_mut(at..at + n),
-                body.get(e.start - from..e_end - from),
-            ) {
-                dst.copy_from_slice(src);
+            match out.get(e.start..e.start + SHORT) {
+                Some(w) if n <= SHORT => {
+                    let mut b = [0u8; SHORT];
+                    b.copy_from_slice(w);
+                    put(body, b, n);
+                }
+                _ => body.extend_from_slice(out.get(e.start..e_end).unwrap_or(&[])),
             }
-            at += n;
+        }
+        if let Some(dst) = ser.out.get_mut(from..end) {
+            if dst.len() == body.len() {
+                dst.copy_from_slice(body);
+            }
         }
     }
 
