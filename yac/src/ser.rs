@@ -1555,7 +1555,7 @@ mod tests {
         for len in 17..=80 {
             let s: alloc::string::String =
                 (0..len).map(|i| (b'A' + (i % 26) as u8) as char).collect();
-            let mut ser = Serializer::new(vec![7]);
+            let mut ser = Serializer::new(alloc::vec![7]);
             ser.str(&s).unwrap();
             let mut head = [0u8; 9];
             let h = crate::enc::string_header(tag::STR, len, &mut head);
@@ -1565,7 +1565,7 @@ mod tests {
                 let mut b = s.clone().into_bytes();
                 b[at] = 0;
                 let bad = alloc::string::String::from_utf8(b).unwrap();
-                let mut ser = Serializer::new(vec![7]);
+                let mut ser = Serializer::new(alloc::vec![7]);
                 let e = ser.str(&bad).unwrap_err();
                 assert_eq!(
                     e.kind(),
@@ -1575,6 +1575,22 @@ mod tests {
                 assert_eq!(ser.out, [7], "nothing of it is kept");
             }
         }
+    }
+
+    #[test]
+    fn a_vec_of_the_documents_size_is_not_grown() {
+        fn check<T: Serialize + ?Sized>(value: &T) {
+            let doc = to_vec(value).unwrap();
+            let mut v = Vec::with_capacity(doc.len());
+            let cap = v.capacity();
+            append_to_vec(&mut v, value).unwrap();
+            assert_eq!(v, doc);
+            assert_eq!(v.capacity(), cap);
+        }
+        let long = "x".repeat(40);
+        check(&(1u8, -300i64, u64::MAX, "short", long.as_str()));
+        check(&[[i64::MIN, 7]; 3]);
+        check(&("\u{e9}", 0.5f64, true, ()));
     }
 
     #[test]
