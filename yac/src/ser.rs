@@ -242,22 +242,34 @@ impl<'o> Serializer<'o> {
         self.out.push(b);
     }
 
+    /// Stores the window `w` past the end of the output and keeps its
+    /// first `n` bytes (see [`put`]).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, w: [u8; N], n: usize) {
+        put(&mut self.out, w, n);
+    }
+
     /// +INT (`t` = PINT) or -INT (NINT) of a magnitude that fits `u64`.
     #[inline(always)]
     fn int(&mut self, t: u8, magnitude: u64) {
-        let (w, n) = crate::enc::int_window(t, magnitude);
-        // The whole window in one store, then the atom's length kept.
-        let len = self.out.len();
-        self.out.extend_from_slice(&w);
-        self.out.truncate(len + n);
+        let n = 8 - (magnitude.leading_zeros() / 8) as usize;
+        // The magnitude's bytes moved to the top of the word (for n = 0
+        // the magnitude is 0, and so is any shift of it).
+        let top = magnitude.wrapping_shl(64 - 8 * n as u32).to_be_bytes();
+        let mut w = [0u8; 16];
+        w[0] = t;
+        w[1] = tag::BIN | n as u8;
+        w[2..10].copy_from_slice(&top);
+        self.put(w, 2 + n);
     }
 
     #[inline(always)]
     fn i64(&mut self, v: i64) {
-        match crate::enc::nint_magnitude(v) {
-            Ok(m) => self.int(tag::NINT, m),
-            Err(_) => self.int(tag::PINT, v as u64),
-        }
+        const _: () = assert!(tag::NINT == tag::PINT + 1);
+        // Branch-free: the sign's mask flips a negative value into its
+        // wire magnitude (-1 - v) and picks NINT (PINT + 1).
+        let sign = v >> 63;
+        self.int(tag::PINT + (sign & 1) as u8, (v ^ sign) as u64);
     }
 
     fn u128(&mut self, v: u128) {
@@ -290,22 +302,25 @@ impl<'o> Serializer<'o> {
             self.put_window(&w, n);
             return;
         }
-        let mut head = [0u8; 9];
-        let h = crate::enc::string_header(base, payload.len(), &mut head);
-        self.out.reserve(9 + payload.len());
-        let len = self.out.len();
-        self.out.extend_from_slice(&head);
-        self.out.truncate(len + h);
+        self.long_header(base, n);
         self.out.extend_from_slice(payload);
+    }
+
+    /// The header of a BIN or STR of `n` bytes, with room made for its
+    /// payload.
+    #[inline]
+    fn long_header(&mut self, base: u8, n: usize) {
+        let mut head = [0u8; 9];
+        let h = crate::enc::string_header(base, n, &mut head);
+        self.out.reserve(h + n);
+        self.put(head, h);
     }
 
     /// Stores a window of [`short_window`] whose payload is `n` bytes long:
     /// tag and payload at once, with no call to memcpy.
     #[inline(always)]
     fn put_window(&mut self, w: &[u8; 24], n: usize) {
-        let len = self.out.len();
-        self.out.extend_from_slice(w);
-        self.out.truncate(len + 1 + n);
+        self.put(*w, 1 + n);
     }
 
     /// A STR; its payload's first 16 bytes (zero-padded, as [`KeyRank`]
@@ -322,13 +337,42 @@ impl<'o> Serializer<'o> {
             self.put_window(&w, b.len());
             return Ok(head);
         }
-        if has_nul(b) {
-            return Err(self.fail(crate::Error::BadUtf8));
-        }
-        self.string(tag::STR, b);
+        self.long_str(b)?;
         let mut head = [0u8; 16];
         head.copy_from_slice(b.get(..16).unwrap_or(&[0; 16]));
         Ok(head)
+    }
+
+    /// A STR of more than 16 bytes: its payload copied a word at a time,
+    /// the copy checking for NUL on the way (one pass over the bytes).
+    #[inline(never)]
+    fn long_str(&mut self, b: &[u8]) -> Result<(), Error> {
+        let n = b.len();
+        let Some(last) = n.checked_sub(8) else {
+            // Not reached (the caller's STRs are longer): the plain way.
+            if b.contains(&0) {
+                return Err(self.fail(crate::Error::BadUtf8));
+            }
+            self.string(tag::STR, b);
+            return Ok(());
+        };
+        let start = self.out.len();
+        self.long_header(tag::STR, n);
+        let at = self.out.len();
+        // SAFETY: long_header left room for n bytes past `at`, and n >= 8:
+        // copy_checking_nul reads only inside `b` and writes only the n
+        // bytes past `at`; the length then covers those n bytes, all
+        // written.
+        let zeros = unsafe {
+            let z = copy_checking_nul(b.as_ptr(), self.out.as_mut_ptr().add(at), n, last);
+            self.out.set_len(at + n);
+            z
+        };
+        if zeros {
+            self.out.truncate(start);
+            return Err(self.fail(crate::Error::BadUtf8));
+        }
+        Ok(())
     }
 
     fn f64(&mut self, v: f64) -> Result<(), Error> {
@@ -410,20 +454,23 @@ impl<'o> Serializer<'o> {
             Some(n) => self.plans.find(n),
             None => None,
         };
-        let plan = match plan {
-            Some(plan) => plan,
-            None => {
-                let learn = name.filter(|_| self.plans.room());
-                self.open_state(learn, name.is_some(), false);
-                NO_PLAN
-            }
-        };
+        let (plan, next, end, reorders) =
+            match plan.and_then(|i| Some((i, self.plans.plans.get(i)?))) {
+                Some((i, p)) => (i, p.first, p.first + p.len, !p.order.is_empty()),
+                None => {
+                    let learn = name.filter(|_| self.plans.room());
+                    self.open_state(learn, name.is_some(), false);
+                    (NO_PLAN, 0, 0, false)
+                }
+            };
         MapSer {
             start: self.out.len(),
             first_entry: self.entries.len(),
             closes,
             plan,
-            given: 0,
+            next,
+            end,
+            reorders,
             ser: self,
         }
     }
@@ -458,6 +505,33 @@ impl<'o> Serializer<'o> {
         self.byte(tag::MAP);
         self.str(variant).map(drop)
     }
+}
+
+/// Stores the window `w` past the end of `v` and keeps its first `n`
+/// bytes: one room check and one fixed-size store (no memcpy call, no
+/// length-dependent branch).
+#[inline(always)]
+fn put<const N: usize>(v: &mut Vec<u8>, w: [u8; N], n: usize) {
+    let len = v.len();
+    if v.capacity() - len < N {
+        return put_slow(v, &w, n);
+    }
+    // SAFETY: the spare capacity holds at least N bytes (just checked), so
+    // the N-byte store stays inside the allocation; the length then covers
+    // at most those N bytes, all written.
+    unsafe {
+        v.as_mut_ptr().add(len).cast::<[u8; N]>().write_unaligned(w);
+        v.set_len(len + n.min(N));
+    }
+}
+
+/// [`put`] near the end of the capacity: only the bytes kept, so that a
+/// `Vec` of the document's size is not grown (out of line: the store paths
+/// stay small enough to inline into serde's calls).
+#[cold]
+#[inline(never)]
+fn put_slow<const N: usize>(v: &mut Vec<u8>, w: &[u8; N], n: usize) {
+    v.extend_from_slice(w.get(..n).unwrap_or(w));
 }
 
 /// A short string's atom built in a window: the tag (`base` with the
@@ -521,22 +595,77 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Whether `b` holds a zero byte: eight bytes at a time (a word has one
-/// when `(x - 0x01..01) & !x & 0x80..80` is not zero).
+/// Copies the `n` bytes at `src` to `dst` (`last` = n - 8, n >= 8) and
+/// tells whether one of them is zero: 16 bytes at a time with SSE2 (one
+/// compare and one OR per block), the last block overlapping the one
+/// before.
+///
+/// # Safety
+/// `src` must be readable and `dst` writable for `n` bytes, `n >= 8`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn has_nul(b: &[u8]) -> bool {
+unsafe fn copy_checking_nul(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_setzero_si128, _mm_storeu_si128,
+    };
+    if n < 16 {
+        // SAFETY: the caller's contract.
+        return unsafe { copy_words(src, dst, n, last) };
+    }
+    // SAFETY (for the block): every 16-byte block read or written starts at
+    // i + 16 <= n or at n - 16 >= 0, inside the caller's n bytes.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let mut acc = zero;
+        let mut i = 0;
+        while i + 16 <= n {
+            let x = _mm_loadu_si128(src.add(i).cast::<__m128i>());
+            acc = _mm_or_si128(acc, _mm_cmpeq_epi8(x, zero));
+            _mm_storeu_si128(dst.add(i).cast::<__m128i>(), x);
+            i += 16;
+        }
+        let x = _mm_loadu_si128(src.add(n - 16).cast::<__m128i>());
+        acc = _mm_or_si128(acc, _mm_cmpeq_epi8(x, zero));
+        _mm_storeu_si128(dst.add(n - 16).cast::<__m128i>(), x);
+        _mm_movemask_epi8(acc) != 0
+    }
+}
+
+/// [`copy_checking_nul`] a word at a time (the same contract).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn copy_checking_nul(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { copy_words(src, dst, n, last) }
+}
+
+/// Copies `n >= 8` bytes a word at a time, the last word overlapping the
+/// one before, and tells whether one of them is zero (a word `x` has a
+/// zero byte exactly when `(x - 0x01..01) & !x & 0x80..80` is not zero).
+///
+/// # Safety
+/// As [`copy_checking_nul`].
+#[inline(always)]
+unsafe fn copy_words(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        if let Ok(w) = <[u8; 8]>::try_from(w) {
-            let x = u64::from_ne_bytes(w);
-            if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
-                return true;
-            }
+    let mut zeros = 0u64;
+    // SAFETY: every word read or written starts at i + 8 <= n or at
+    // last = n - 8, inside the caller's n bytes.
+    unsafe {
+        let mut i = 0;
+        while i + 8 <= n {
+            let x = src.add(i).cast::<u64>().read_unaligned();
+            zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+            dst.add(i).cast::<u64>().write_unaligned(x);
+            i += 8;
         }
+        let x = src.add(last).cast::<u64>().read_unaligned();
+        zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+        dst.add(last).cast::<u64>().write_unaligned(x);
     }
-    words.remainder().contains(&0)
+    zeros != 0
 }
 
 impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
@@ -550,20 +679,24 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     type SerializeStruct = MapSer<'a, 'o>;
     type SerializeStructVariant = MapSer<'a, 'o>;
 
+    #[inline(always)]
     fn serialize_bool(self, v: bool) -> Result<(), Error> {
         self.byte(if v { tag::TRUE } else { tag::FALSE });
         Ok(())
     }
+    #[inline(always)]
     fn serialize_i8(self, v: i8) -> Result<(), Error> {
         self.serialize_i64(v.into())
     }
+    #[inline(always)]
     fn serialize_i16(self, v: i16) -> Result<(), Error> {
         self.serialize_i64(v.into())
     }
+    #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<(), Error> {
         self.serialize_i64(v.into())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_i64(self, v: i64) -> Result<(), Error> {
         self.i64(v);
         Ok(())
@@ -572,16 +705,19 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         self.i128(v);
         Ok(())
     }
+    #[inline(always)]
     fn serialize_u8(self, v: u8) -> Result<(), Error> {
         self.serialize_u64(v.into())
     }
+    #[inline(always)]
     fn serialize_u16(self, v: u16) -> Result<(), Error> {
         self.serialize_u64(v.into())
     }
+    #[inline(always)]
     fn serialize_u32(self, v: u32) -> Result<(), Error> {
         self.serialize_u64(v.into())
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_u64(self, v: u64) -> Result<(), Error> {
         self.int(tag::PINT, v);
         Ok(())
@@ -599,27 +735,32 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
         let bits = crate::float::to_f64_bits(&v.to_bits().to_be_bytes()).unwrap_or(0);
         self.float_bits(bits)
     }
+    #[inline(always)]
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
         self.f64(v)
     }
     fn serialize_char(self, v: char) -> Result<(), Error> {
         self.str(v.encode_utf8(&mut [0u8; 4])).map(drop)
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
         self.str(v).map(drop)
     }
+    #[inline(always)]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
         self.string(tag::BIN, v);
         Ok(())
     }
+    #[inline(always)]
     fn serialize_none(self) -> Result<(), Error> {
         self.byte(tag::NIL);
         Ok(())
     }
+    #[inline(always)]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
         value.serialize(self)
     }
+    #[inline(always)]
     fn serialize_unit(self) -> Result<(), Error> {
         self.serialize_none()
     }
@@ -634,6 +775,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
     ) -> Result<(), Error> {
         self.str(variant).map(drop)
     }
+    #[inline(always)]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -665,6 +807,7 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
             closes: 1,
         })
     }
+    #[inline(always)]
     fn serialize_tuple(self, len: usize) -> Result<ListSer<'a, 'o>, Error> {
         self.serialize_seq(Some(len))
     }
@@ -689,11 +832,11 @@ impl<'a, 'o> ser::Serializer for &'a mut Serializer<'o> {
             closes: 2,
         })
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_map(self, _len: Option<usize>) -> Result<MapSer<'a, 'o>, Error> {
         Ok(self.open_map(1, None))
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<MapSer<'a, 'o>, Error> {
         Ok(self.open_map(1, Some(name)))
     }
@@ -717,7 +860,7 @@ pub struct ListSer<'a, 'o> {
 }
 
 impl ListSer<'_, '_> {
-    #[inline]
+    #[inline(always)]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         value.serialize(&mut *self.ser)?;
         if self.ser.sink.is_some() {
@@ -726,7 +869,7 @@ impl ListSer<'_, '_> {
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(self) -> Result<(), Error> {
         for _ in 0..self.closes {
             self.ser.byte(tag::EOC);
@@ -742,11 +885,11 @@ macro_rules! list_traits {
         impl ser::$trait for ListSer<'_, '_> {
             type Ok = ();
             type Error = Error;
-            #[inline]
+            #[inline(always)]
             fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
                 self.element(value)
             }
-            #[inline]
+            #[inline(always)]
             fn end(self) -> Result<(), Error> {
                 self.finish()
             }
@@ -775,9 +918,14 @@ pub struct MapSer<'a, 'o> {
     /// or a field came that the plan does not have there. Without a plan
     /// the MAP's [`MapState`] is the last of `ser.maps`.
     plan: usize,
-    /// Fields written by the plan. Their entries are kept only when the
-    /// plan reorders them (else [`off_plan`](Self::off_plan) finds them).
-    given: usize,
+    /// The plan's next field and the end of its fields (in
+    /// `ser.plans.keys`). The entries of the fields written by the plan
+    /// are kept only when it reorders them (else
+    /// [`off_plan`](Self::off_plan) finds them).
+    next: usize,
+    end: usize,
+    /// The plan puts the fields in another order than declared.
+    reorders: bool,
 }
 
 /// The state of a MAP written without a plan (kept by the serializer, so
@@ -806,35 +954,57 @@ impl MapSer<'_, '_> {
     /// checks that it comes after the key before.
     #[inline(always)]
     fn key_str(&mut self, key: &str) -> Result<(), Error> {
-        let mut st = self.state();
         let ser = &mut *self.ser;
         // Order is checked by rank below, duplicates when sorting.
         grammar::check_key(key.as_bytes(), &[]).map_err(|e| ser.fail(e))?;
-        let mut start = ser.out.len();
+        let start = ser.out.len();
         let head = ser.str(key)?;
-        let mut rank = KeyRank {
+        let rank = KeyRank {
             len: key.len(),
             head: u128::from_be_bytes(head),
             at: ser.out.len() - key.len(),
         };
-        let stashed = ser.stashed.len() > st.first_stashed;
-        if stashed || !rank.above(&st.prev, &ser.out) {
-            let last_len = ser.entries.last().map_or(0, |e| start - e.start);
-            if st.in_place && last_len <= SMALL_MOVE {
-                // Once only: a struct whose keys keep coming out of order,
-                // or whose entry in the way is large, is sorted at its
-                // end instead.
-                st.in_place = false;
-                ser.out.truncate(start);
-                self.make_room(key.as_bytes(), st.first_stashed)?;
-                let ser = &mut *self.ser;
-                start = ser.out.len();
-                ser.str(key)?;
-                rank.at = ser.out.len() - key.len();
-            } else {
-                st.in_place = false;
-                st.unsorted = true;
+        match ser.maps.last_mut() {
+            Some(st) if ser.stashed.len() <= st.first_stashed && rank.above(&st.prev, &ser.out) => {
+                st.prev = rank;
             }
+            _ => return self.key_out_of_order(key, start, rank),
+        }
+        ser.entries.push(Entry {
+            start,
+            key: rank.at,
+            key_len: key.len(),
+        });
+        Ok(())
+    }
+
+    /// [`key_str`](Self::key_str) of a key not above the one before (or
+    /// while entries are stashed), just written at `start`.
+    #[cold]
+    #[inline(never)]
+    fn key_out_of_order(
+        &mut self,
+        key: &str,
+        mut start: usize,
+        mut rank: KeyRank,
+    ) -> Result<(), Error> {
+        let mut st = self.state();
+        let ser = &mut *self.ser;
+        let last_len = ser.entries.last().map_or(0, |e| start - e.start);
+        if st.in_place && last_len <= SMALL_MOVE {
+            // Once only: a struct whose keys keep coming out of order,
+            // or whose entry in the way is large, is sorted at its
+            // end instead.
+            st.in_place = false;
+            ser.out.truncate(start);
+            self.make_room(key.as_bytes(), st.first_stashed)?;
+            let ser = &mut *self.ser;
+            start = ser.out.len();
+            ser.str(key)?;
+            rank.at = ser.out.len() - key.len();
+        } else {
+            st.in_place = false;
+            st.unsorted = true;
         }
         let ser = &mut *self.ser;
         ser.entries.push(Entry {
@@ -948,21 +1118,21 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
-        let (w, reorders) = match ser.plans.plans.get(self.plan) {
-            Some(p) => match p.keys.get(self.given) {
-                Some(k) if k.is(key) => (k.window, !p.order.is_empty()),
-                _ => return false,
-            },
-            None => return false,
+        if self.next >= self.end {
+            return false;
+        }
+        let w = match ser.plans.keys.get(self.next) {
+            Some(k) if k.is(key) => k.window,
+            _ => return false,
         };
-        self.given += 1;
+        self.next += 1;
         let start = ser.out.len();
         if key.len() <= 16 {
             ser.put_window(&w, key.len());
         } else {
             ser.string(tag::STR, key.as_bytes());
         }
-        if reorders {
+        if self.reorders {
             ser.entries.push(Entry {
                 start,
                 key: ser.out.len() - key.len(),
@@ -972,16 +1142,23 @@ impl MapSer<'_, '_> {
         true
     }
 
+    /// Fields written by the plan.
+    fn given(&self) -> usize {
+        let first = self.ser.plans.plans.get(self.plan).map_or(0, |p| p.first);
+        self.next.saturating_sub(first)
+    }
+
     /// Leaves the plan: the fields written by it (in declaration order)
     /// become entries to sort at the end.
     #[cold]
     fn off_plan(&mut self) {
+        let given = self.given();
         let ser = &mut *self.ser;
         let kept = ser.entries.len() - self.first_entry;
-        if kept != self.given {
+        if kept != given {
             // Entries not kept: found again in the output, key then value.
             let mut at = self.start;
-            for _ in 0..self.given {
+            for _ in 0..given {
                 let start = at;
                 let rest = ser.out.get(at..).unwrap_or(&[]);
                 let Ok((key, n)) = crate::atom::string_raw(rest) else {
@@ -1003,15 +1180,21 @@ impl MapSer<'_, '_> {
     }
 
     /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: its body from the first field out of place is copied
-    /// aside once and back field by field.
+    /// key order: two runs swapped are rotated in place; else the body from
+    /// the first field out of place is gathered in key order in the
+    /// scratch space (a short entry by one fixed-size copy), then copied
+    /// back at once.
     fn permute(&mut self) {
+        /// Entries of up to this many bytes are copied by one fixed-size
+        /// move (most fields of small structs).
+        const SHORT: usize = 32;
         let ser = &mut *self.ser;
         let Some(plan) = ser.plans.plans.get(self.plan) else {
             return;
         };
         let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
-        let end = ser.out.len();
+        let out = &ser.out[..];
+        let end = out.len();
         let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
             return;
         };
@@ -1023,21 +1206,26 @@ impl MapSer<'_, '_> {
         }
         let body = &mut ser.scratch;
         body.clear();
-        body.extend_from_slice(ser.out.get(from..end).unwrap_or(&[]));
-        let mut at = from;
+        body.reserve(end - from + SHORT);
         for &d in &plan.order {
             let (Some(e), e_end) = (entries.get(d), entries.get(d + 1).map_or(end, |n| n.start))
             else {
                 return;
             };
             let n = e_end - e.start;
-            if let (Some(dst), Some(src)) = (
-                ser.out.get_mut(at..at + n),
-                body.get(e.start - from..e_end - from),
-            ) {
-                dst.copy_from_slice(src);
+            match out.get(e.start..e.start + SHORT) {
+                Some(w) if n <= SHORT => {
+                    let mut b = [0u8; SHORT];
+                    b.copy_from_slice(w);
+                    put(body, b, n);
+                }
+                _ => body.extend_from_slice(out.get(e.start..e_end).unwrap_or(&[])),
             }
-            at += n;
+        }
+        if let Some(dst) = ser.out.get_mut(from..end) {
+            if dst.len() == body.len() {
+                dst.copy_from_slice(body);
+            }
         }
     }
 
@@ -1060,14 +1248,13 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn finish(mut self) -> Result<(), Error> {
         if self.plan != NO_PLAN {
-            match self.ser.plans.plans.get(self.plan) {
-                Some(p) if p.keys.len() == self.given => {
-                    if !p.order.is_empty() {
-                        self.permute();
-                    }
+            if self.next == self.end {
+                if self.reorders {
+                    self.permute();
                 }
+            } else {
                 // Fields missing at the end.
-                _ => self.off_plan(),
+                self.off_plan();
             }
         }
         if self.plan == NO_PLAN {
@@ -1361,6 +1548,49 @@ mod tests {
             }
         }
         assert_eq!(first_nul(&[0xFF; 16]), 16);
+    }
+
+    #[test]
+    fn long_strs_are_copied_whole_and_refused_with_a_nul_anywhere() {
+        for len in 17..=80 {
+            let s: alloc::string::String =
+                (0..len).map(|i| (b'A' + (i % 26) as u8) as char).collect();
+            let mut ser = Serializer::new(alloc::vec![7]);
+            ser.str(&s).unwrap();
+            let mut head = [0u8; 9];
+            let h = crate::enc::string_header(tag::STR, len, &mut head);
+            assert_eq!(&ser.out[..1 + h], [&[7][..], &head[..h]].concat());
+            assert_eq!(&ser.out[1 + h..], s.as_bytes());
+            for at in 0..len {
+                let mut b = s.clone().into_bytes();
+                b[at] = 0;
+                let bad = alloc::string::String::from_utf8(b).unwrap();
+                let mut ser = Serializer::new(alloc::vec![7]);
+                let e = ser.str(&bad).unwrap_err();
+                assert_eq!(
+                    e.kind(),
+                    &ErrorKind::Format(crate::Error::BadUtf8),
+                    "{len} {at}"
+                );
+                assert_eq!(ser.out, [7], "nothing of it is kept");
+            }
+        }
+    }
+
+    #[test]
+    fn a_vec_of_the_documents_size_is_not_grown() {
+        fn check<T: Serialize + ?Sized>(value: &T) {
+            let doc = to_vec(value).unwrap();
+            let mut v = Vec::with_capacity(doc.len());
+            let cap = v.capacity();
+            append_to_vec(&mut v, value).unwrap();
+            assert_eq!(v, doc);
+            assert_eq!(v.capacity(), cap);
+        }
+        let long = "x".repeat(40);
+        check(&(1u8, -300i64, u64::MAX, "short", long.as_str()));
+        check(&[[i64::MIN, 7]; 3]);
+        check(&("\u{e9}", 0.5f64, true, ()));
     }
 
     #[test]

@@ -208,6 +208,61 @@ struct Demonym {
     m: String,
 }
 
+// ----- emoji: MAP-heavy, ASCII, optional fields -----
+
+/// One record of emoji-datasource (benches/docs.sh makes the document),
+/// fields in the source's order; the fields present in only some records
+/// are skipped when absent, as in the source.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Emoji {
+    name: String,
+    unified: String,
+    non_qualified: Option<String>,
+    docomo: Option<String>,
+    au: Option<String>,
+    softbank: Option<String>,
+    google: Option<String>,
+    image: String,
+    sheet_x: u32,
+    sheet_y: u32,
+    short_name: String,
+    short_names: Vec<String>,
+    text: Option<String>,
+    texts: Option<Vec<String>>,
+    category: String,
+    subcategory: String,
+    sort_order: u32,
+    added_in: String,
+    has_img_apple: bool,
+    has_img_google: bool,
+    has_img_twitter: bool,
+    has_img_facebook: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    skin_variations: Option<BTreeMap<String, SkinVariation>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    obsoletes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    obsoleted_by: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct SkinVariation {
+    unified: String,
+    non_qualified: Option<String>,
+    image: String,
+    sheet_x: u32,
+    sheet_y: u32,
+    added_in: String,
+    has_img_apple: bool,
+    has_img_google: bool,
+    has_img_twitter: bool,
+    has_img_facebook: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    obsoletes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    obsoleted_by: Option<String>,
+}
+
 /// countries.json in one typed shape: an empty `currencies` LIST becomes
 /// an empty MAP, and every number of `latlng` and `area` an `[i, f]` pair
 /// (an integral degree is `[i, 0]`).
@@ -224,7 +279,11 @@ fn load_countries(path: &str) -> Vec<Country> {
         if c["currencies"].as_array().is_some_and(|a| a.is_empty()) {
             c["currencies"] = J::Object(Default::default());
         }
-        c["latlng"].as_array_mut().into_iter().flatten().for_each(pair);
+        c["latlng"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .for_each(pair);
         pair(&mut c["area"]);
     }
     serde_json::from_value(v).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -305,6 +364,8 @@ trait Doc {
 struct Owned<T> {
     name: &'static str,
     value: T,
+    /// Postcard cannot read it back (it needs `deserialize_any`, or
+    /// fields are skipped).
     deserialize_any: bool,
 }
 
@@ -322,7 +383,8 @@ impl<T: Serialize + DeserializeOwned + PartialEq + fmt::Debug> Doc for Owned<T> 
         let v: T = if f == Format::Cbor {
             ciborium::from_reader(b).expect("ciborium")
         } else {
-            f.de(b).unwrap_or_else(|| panic!("{} {}", f.name(), self.name))
+            f.de(b)
+                .unwrap_or_else(|| panic!("{} {}", f.name(), self.name))
         };
         if check {
             assert!(v == self.value, "{} {} differs", f.name(), self.name);
@@ -389,6 +451,15 @@ fn docs(dir: &str) -> Vec<Box<dyn Doc>> {
             name: "countries (String)",
             value: load_countries(&countries),
             deserialize_any: false,
+        }));
+    }
+    let emoji = format!("{dir}/emoji.json");
+    if std::path::Path::new(&emoji).exists() {
+        docs.push(Box::new(Owned {
+            name: "emoji",
+            value: load::<Vec<Emoji>>(dir, "emoji.json"),
+            // Skipped fields: postcard (no field names) cannot read them back.
+            deserialize_any: true,
         }));
     }
     docs
@@ -462,20 +533,33 @@ fn main() {
         med.insert((*d, *op, *f), (median(times), bytes.len()));
     }
     println!("median time per operation (us), interleaved round-robin, {rounds} rounds of ~{} ms batches", batch * 1e3);
-    println!("| document | op | {} |", FORMATS.map(Format::name).join(" | "));
+    println!(
+        "| document | op | {} |",
+        FORMATS.map(Format::name).join(" | ")
+    );
     println!("|---|---|{}", "---:|".repeat(FORMATS.len()));
     for (d, doc) in docs.iter().enumerate() {
         for op in [Op::Ser, Op::De] {
             let cells: Vec<String> = FORMATS
                 .iter()
-                .map(|&f| med.get(&(d, op, f)).map_or("-".into(), |m| format!("{:.1}", m.0 * 1e6)))
+                .map(|&f| {
+                    med.get(&(d, op, f))
+                        .map_or("-".into(), |m| format!("{:.1}", m.0 * 1e6))
+                })
                 .collect();
             println!("| {} | {:?} | {} |", doc.name(), op, cells.join(" | "));
         }
     }
     println!();
     println!("yac / peer (below 1: yac faster)");
-    println!("| document | {} |", FORMATS[1..].iter().map(|f| format!("{} ser / de", f.name())).collect::<Vec<_>>().join(" | "));
+    println!(
+        "| document | {} |",
+        FORMATS[1..]
+            .iter()
+            .map(|f| format!("{} ser / de", f.name()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
     println!("|---|{}", "---:|".repeat(FORMATS.len() - 1));
     for (d, doc) in docs.iter().enumerate() {
         let cells: Vec<String> = FORMATS[1..]
@@ -497,12 +581,19 @@ fn main() {
         .map(|(d, doc)| {
             let s: Vec<String> = FORMATS
                 .iter()
-                .map(|&f| med.get(&(d, Op::Ser, f)).map_or("-".into(), |m| m.1.to_string()))
+                .map(|&f| {
+                    med.get(&(d, Op::Ser, f))
+                        .map_or("-".into(), |m| m.1.to_string())
+                })
                 .collect();
             format!("{}: {}", doc.name(), s.join(" / "))
         })
         .collect();
-    println!("bytes ({}): {}", FORMATS.map(Format::name).join(" / "), sizes.join("; "));
+    println!(
+        "bytes ({}): {}",
+        FORMATS.map(Format::name).join(" / "),
+        sizes.join("; ")
+    );
 }
 
 /// `--one DOC FORMAT ser|de N [DATA_DIR]`.
@@ -510,7 +601,10 @@ fn one(args: &[String]) {
     let [doc, format, op, n, rest @ ..] = args else {
         panic!("--one DOC FORMAT ser|de N [DATA_DIR]");
     };
-    let dir = rest.first().cloned().unwrap_or_else(|| "../shared/data".into());
+    let dir = rest
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "../shared/data".into());
     let docs = docs(&dir);
     let doc = docs.iter().find(|d| d.name() == doc).expect("document");
     let f = Format::from_name(format).expect("format");

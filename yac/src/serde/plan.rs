@@ -42,8 +42,9 @@ impl PlanKey {
 pub(crate) struct Plan {
     /// The struct's (or struct variant's) name.
     name: &'static str,
-    /// The fields in declaration order.
-    pub keys: Vec<PlanKey>,
+    /// The fields in declaration order: `Plans::keys[first..first + len]`.
+    pub first: usize,
+    pub len: usize,
     /// Declaration indices in key order, from `first_moved` on (empty when
     /// the declaration order is the key order).
     pub order: Vec<usize>,
@@ -57,6 +58,9 @@ pub(crate) struct Plan {
 /// The plans of the struct types seen, found by name.
 pub(crate) struct Plans {
     pub plans: Vec<Plan>,
+    /// The fields of all plans, each plan's in one run (one lookup per
+    /// field, with no indirection through its plan).
+    pub keys: Vec<PlanKey>,
     /// Plan index + 1 by a hash of the name's address (0: none).
     slots: [u32; SLOTS],
 }
@@ -65,6 +69,7 @@ impl Plans {
     pub fn new() -> Self {
         Plans {
             plans: Vec::new(),
+            keys: Vec::new(),
             slots: [0; SLOTS],
         }
     }
@@ -120,15 +125,15 @@ impl Plans {
                 .copied()
                 .eq((k..fields.len()).chain(first_moved..k))
         });
+        let first = self.keys.len();
+        self.keys.extend(fields.iter().map(|&name| PlanKey {
+            name,
+            window: window(name),
+        }));
         self.plans.push(Plan {
             name,
-            keys: fields
-                .iter()
-                .map(|&name| PlanKey {
-                    name,
-                    window: window(name),
-                })
-                .collect(),
+            first,
+            len: fields.len(),
             order,
             first_moved,
             rotation,
