@@ -332,7 +332,9 @@ impl<'a> Grammar<'a> {
     }
 
     /// The same grammar with the MAP's previous key forgotten, so that
-    /// it borrows nothing: the next key is then checked as a first one.
+    /// it borrows nothing: the next key is then checked as a first one
+    /// (for `from_reader`, whose input grows under the keys).
+    #[cfg(all(feature = "serde", feature = "std"))]
     #[inline]
     pub(crate) fn without_key(self) -> Grammar<'static> {
         Grammar {
