@@ -398,7 +398,7 @@ mod tests {
         // Under Miri (about 1000 times slower) small MAPs show it as well,
         // and leave the time budget to the other tests.
         let sizes: &[usize] = if cfg!(miri) {
-            &[100, 1_000]
+            &[100, 300]
         } else {
             &[10_000, 100_000]
         };
