@@ -23,8 +23,7 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
 
 use crate::atom::{tag, Atom};
-use crate::grammar;
-use crate::rules::chunk_fits;
+use crate::grammar::{self, Fed, Grammar, State, Step};
 use crate::serde::ext::{Ext, EXT};
 pub use crate::serde::{Error, ErrorKind};
 
@@ -55,40 +54,26 @@ pub fn from_reader<R: std::io::Read, T: de::DeserializeOwned>(reader: R) -> Resu
 }
 
 /// Appends the bytes of one item from `reader` to `buf`: atom after atom,
-/// reading what each one lacks (at most 64 KiB at a time) until the
-/// nesting closes. An invalid atom stops it early: the deserializer then
-/// reports it where it is.
+/// reading what each one lacks (at most 64 KiB at a time), until the
+/// grammar says the item is complete. An atom that is invalid, or that
+/// the grammar refuses, stops it early: the deserializer then reports it
+/// where it is. The grammar keeps no levels and no previous key here (a
+/// key would borrow the growing input): after a container inside a MAP it
+/// takes what follows as a LIST would, and it leaves key order to the
+/// deserializer, so it refuses no more than the deserializer does.
 #[cfg(feature = "std")]
 fn read_item<R: std::io::Read>(mut reader: R, buf: &mut Vec<u8>) -> Result<(), Error> {
     use std::io::Read;
     let mut pos = 0;
-    let mut depth = 0usize;
-    let mut blob: Option<u64> = None;
+    let mut g = Grammar::new(0);
     loop {
         match crate::atom::decode(buf.get(pos..).unwrap_or(&[])) {
             Ok((atom, n)) => {
                 pos += n;
-                match (atom, blob) {
-                    (Atom::Bin(b), Some(c)) => match chunk_fits(b.len(), c) {
-                        Ok(true) => continue,
-                        _ => blob = None,
-                    },
-                    (_, Some(_)) => return Ok(()),
-                    (Atom::List | Atom::Map, _) => depth += 1,
-                    (
-                        Atom::Blob {
-                            chunk_len_minus_one,
-                        },
-                        _,
-                    ) => {
-                        blob = Some(chunk_len_minus_one);
-                        continue;
-                    }
-                    (Atom::Eoc, _) if depth > 0 => depth -= 1,
-                    _ => {}
-                }
-                if depth == 0 {
-                    return Ok(());
+                let mut here = g;
+                match here.feed_alone(Step::of(&atom)) {
+                    Ok(Fed::Done) | Err(_) => return Ok(()),
+                    Ok(_) => g = here.without_key(),
                 }
             }
             Err(crate::Error::NotEnough(more)) => {
@@ -138,9 +123,23 @@ impl<'de> Deserializer<'de> {
                 ErrorKind::Truncated => ErrorKind::Format(e),
                 past_end => past_end,
             },
+            crate::Error::DeepRecursion => ErrorKind::TooDeep,
             e => ErrorKind::Format(e),
         };
         Error::new(kind, at)
+    }
+
+    /// What the grammar says of `step`, met at `at` where the innermost
+    /// container expects `state`: the deserializer's levels are its call
+    /// stack, and its inline paths take what is usual (an item where one
+    /// is due, an EOC where a container may end) and hand anything else
+    /// over to the machine, rebuilt where the deserializer stands.
+    #[cold]
+    #[inline(never)]
+    fn refused(&self, state: State, step: Step<'de>, at: usize) -> Error {
+        let verdict = Grammar::at(state, self.depth, MAX_DEPTH, &[]).feed_alone(step);
+        // The callers hand over only what the grammar refuses.
+        self.fail(verdict.err().unwrap_or(crate::Error::Invalid), at)
     }
 
     /// Why the atom at `at` does not fit the input: a BIN or STR (maybe
@@ -301,12 +300,17 @@ impl<'de> Deserializer<'de> {
         r.map_err(|e: Error| e.or_at(at))
     }
 
+    /// Opens the LIST or MAP just consumed, if the grammar's depth limit
+    /// allows one more.
+    #[inline(always)]
     fn enter(&mut self) -> Result<(), Error> {
-        if self.depth >= MAX_DEPTH {
-            return Err(Error::new(ErrorKind::TooDeep, self.last));
+        match grammar::deeper(self.depth, MAX_DEPTH) {
+            Ok(depth) => {
+                self.depth = depth;
+                Ok(())
+            }
+            Err(e) => Err(self.fail(e, self.last)),
         }
-        self.depth += 1;
-        Ok(())
     }
 
     /// The EOC that closes the container the visitor has read (else
@@ -321,16 +325,21 @@ impl<'de> Deserializer<'de> {
         Err(msg(why, self.pos))
     }
 
-    /// Reads the chunks of a BLOB whose header was just consumed.
+    /// Reads the chunks of a BLOB whose header was just consumed, as the
+    /// BLOB's grammar takes them.
     fn blob(&mut self, chunk_len_minus_one: u64) -> Result<Vec<u8>, Error> {
+        let mut g = Grammar::blob(chunk_len_minus_one);
         let mut data = Vec::new();
         loop {
             let at = self.pos;
-            let Atom::Bin(b) = self.atom()? else {
-                return Err(self.fail(crate::Error::BlobBadTerm, at));
-            };
-            data.extend_from_slice(b);
-            if !chunk_fits(b.len(), chunk_len_minus_one).map_err(|e| self.fail(e, at))? {
+            let atom = self.atom()?;
+            let fed = g
+                .feed_alone(Step::of(&atom))
+                .map_err(|e| self.fail(e, at))?;
+            if let Atom::Bin(b) = atom {
+                data.extend_from_slice(b);
+            }
+            if fed != Fed::Item {
                 return Ok(data);
             }
         }
@@ -349,7 +358,7 @@ impl<'de> Deserializer<'de> {
             Atom::BigInt {
                 negative,
                 magnitude,
-            } if magnitude_u128(magnitude).is_none() => {
+            } if int_128(negative, magnitude).is_none() => {
                 let kind = if negative { Ext::BigNeg } else { Ext::BigPos };
                 (kind, Cow::Borrowed(magnitude))
             }
@@ -388,12 +397,22 @@ impl<'de> Deserializer<'de> {
             Atom::BigInt {
                 negative,
                 magnitude,
-            } if magnitude.len() <= 16 => match magnitude_u128(magnitude) {
-                Some(m) if !negative => visitor.visit_u128(m),
-                Some(m) if m <= i128::MAX as u128 => visitor.visit_i128(-1 - m as i128),
-                _ => self.visit_ext(&atom, visitor),
+            } => match int_128(negative, magnitude) {
+                Some(Ok(u)) => visitor.visit_u128(u),
+                Some(Err(i)) => visitor.visit_i128(i),
+                None => self.visit_ext(&atom, visitor),
             },
-            Atom::Eoc => return Err(self.fail(crate::Error::UnexpectedEoc, at)),
+            // Every other place that reads a value looks for an EOC
+            // first: this is the top, or an enum variant's value (that
+            // MAP's key was read).
+            Atom::Eoc => {
+                let state = if self.depth == 0 {
+                    State::Top
+                } else {
+                    State::MapValue
+                };
+                return Err(self.refused(state, Step::Eoc, at));
+            }
             _ => self.visit_ext(&atom, visitor),
         };
         r.map_err(|e: Error| e.or_at(at))
@@ -426,6 +445,17 @@ fn magnitude_u128(magnitude: &[u8]) -> Option<u128> {
             .iter()
             .fold(0u128, |v, &b| (v << 8) | u128::from(b)),
     )
+}
+
+/// A big integer as the `u128` (`Ok`) or `i128` (`Err`) it is, if it
+/// fits one; else it is an extension atom.
+fn int_128(negative: bool, magnitude: &[u8]) -> Option<Result<u128, i128>> {
+    let m = magnitude_u128(magnitude)?;
+    if !negative {
+        return Some(Ok(m));
+    }
+    // -1 - m
+    i128::try_from(m).ok().map(|m| Err(-1 - m))
 }
 
 /// The integer methods: the inline path of small integers first.
@@ -630,7 +660,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, 'de> {
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         if self.de.tag()? == tag::EOC {
-            return Err(self.de.fail(crate::Error::MapNoVal, self.de.pos));
+            return Err(self.de.refused(State::MapValue, Step::Eoc, self.de.pos));
         }
         seed.deserialize(&mut *self.de)
     }

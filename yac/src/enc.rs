@@ -614,14 +614,20 @@ mod tests {
             assert_eq!(got.len(), head.len() + len);
             assert_eq!(&got[..head.len()], &head[..], "BIN of {len}");
             assert_eq!(decode(&got), Ok((Atom::Bin(&payload), got.len())));
+            let mut h = [0u8; 9];
+            assert_eq!(string_header(0x80, len, &mut h), head.len());
+            assert_eq!(&h[..head.len()], &head[..]);
+            // Under Miri (about 1000 times slower) the UTF-8 checks of the
+            // long STRs take minutes of its time budget; their headers are
+            // the BIN's, checked above.
+            if cfg!(miri) && len > 316 {
+                continue;
+            }
             let text = std::string::String::from_utf8(vec![b'z'; len]).unwrap();
             let got = enc(&Atom::Str(&text));
             assert_eq!(got[0], head[0] | 0x40, "STR of {len}");
             assert_eq!(&got[1..head.len()], &head[1..]);
             assert_eq!(decode(&got), Ok((Atom::Str(&text), got.len())));
-            let mut h = [0u8; 9];
-            assert_eq!(string_header(0x80, len, &mut h), head.len());
-            assert_eq!(&h[..head.len()], &head[..]);
         }
     }
 

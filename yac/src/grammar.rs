@@ -49,6 +49,11 @@ pub const UNORDERED_KEY: Error = Error::MapUnordered;
 /// chunks up to its terminating short one, nothing else.
 pub const NOT_A_CHUNK: Error = Error::BlobBadTerm;
 
+/// What a BLOB held whole (the tree's, whose chunks are its children)
+/// says of a chunk after its short last one: fed as a stream, that chunk
+/// would stand outside the closed BLOB, so the BLOB has one too many.
+pub const CHUNK_AFTER_LAST: Error = Error::BlobBadChunk;
+
 /// The MAP key rule, for every user that holds a MAP's previous key
 /// itself (serde, the writer, the edits) as for the machine: `key` (empty
 /// for an item that is not a STR) may follow `prev` (empty before the
@@ -74,6 +79,18 @@ pub fn another_root(sequence: bool) -> Result<(), Error> {
     } else {
         Err(Error::SecondRoot)
     }
+}
+
+/// The depth limit: the depth after one more container opens at `depth`
+/// open containers, with `max_depth` at most (`u32::MAX`: no limit). The
+/// machine's own check, for a user whose levels are its call stack and
+/// that asks only this of it when a container opens (serde).
+#[inline(always)]
+pub(crate) fn deeper(depth: u32, max_depth: u32) -> Result<u32, Error> {
+    if depth >= max_depth {
+        return Err(Error::DeepRecursion);
+    }
+    Ok(depth + 1)
 }
 
 /// One atom as the grammar sees it.
@@ -288,6 +305,47 @@ impl<'a> Grammar<'a> {
         }
     }
 
+    /// The grammar inside a container that expects `state`, at `depth`
+    /// open containers: for a user that keeps its levels itself (on its
+    /// call stack, in its nodes) and asks the machine about one step
+    /// there. `prev_key` is the MAP's previous key (empty before the
+    /// first, or when no key is due).
+    #[inline]
+    pub(crate) fn at(state: State, depth: u32, max_depth: u32, prev_key: &'a [u8]) -> Self {
+        Grammar {
+            state,
+            depth,
+            prev_key,
+            ..Grammar::new(max_depth)
+        }
+    }
+
+    /// The grammar of a BLOB read by itself, with `chunk_minus_one` as its
+    /// chunk length minus one: its full chunks are [`Fed::Item`], its last
+    /// one [`Fed::Done`].
+    #[inline]
+    pub fn blob(chunk_minus_one: u64) -> Self {
+        Grammar {
+            chunk_minus_one,
+            ..Grammar::at(State::Blob, 1, 0, &[])
+        }
+    }
+
+    /// The same grammar with the MAP's previous key forgotten, so that
+    /// it borrows nothing: the next key is then checked as a first one
+    /// (for `from_reader`, whose input grows under the keys).
+    #[cfg(all(feature = "serde", feature = "std"))]
+    #[inline]
+    pub(crate) fn without_key(self) -> Grammar<'static> {
+        Grammar {
+            state: self.state,
+            depth: self.depth,
+            max_depth: self.max_depth,
+            prev_key: &[],
+            chunk_minus_one: self.chunk_minus_one,
+        }
+    }
+
     /// What the innermost container expects.
     #[inline]
     pub fn state(&self) -> State {
@@ -394,15 +452,13 @@ impl<'a> Grammar<'a> {
     /// enclosing container's level.
     #[inline]
     fn open<L: Levels<'a> + ?Sized>(&mut self, state: State, levels: &mut L) -> Result<Fed, Error> {
-        if self.depth >= self.max_depth {
-            return Err(Error::DeepRecursion);
-        }
+        let depth = deeper(self.depth, self.max_depth)?;
         if self.state != State::Top {
             let parent = (self.state == State::MapValue).then_some(self.prev_key);
             // Not at the top: at least one container is open.
             levels.push((self.depth as usize).wrapping_sub(1), parent)?;
         }
-        self.depth += 1;
+        self.depth = depth;
         self.state = state;
         self.prev_key = &[];
         Ok(Fed::Open)

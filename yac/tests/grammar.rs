@@ -129,6 +129,49 @@ fn by_writer(doc: &[u8], start: usize, opts: Options, want: Result<usize, Error>
     }
 }
 
+/// The serde deserializer reading `doc[start..]` whole into a `Value`
+/// (the grammar's outcome `want`, stopping at `stop`): it refuses the atom
+/// the grammar refuses (or cannot decode) with the same error at the same
+/// offset, the end of the input inside the item as a truncation, and
+/// bytes after a whole item as trailing.
+#[cfg(feature = "serde")]
+fn by_serde(doc: &[u8], start: usize, want: Result<usize, Error>, stop: usize) {
+    use yac::serde::ErrorKind;
+    let input = &doc[start..];
+    let at = stop - start;
+    let got = yac::from_slice::<yac::Value>(input);
+    let what = || format!("deserializer on {}", walk::hex_head(input));
+    match (want, got) {
+        (Ok(_), Ok(_)) if stop == doc.len() => {}
+        (Ok(_), Err(e)) if stop < doc.len() => {
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (&ErrorKind::TrailingBytes, at),
+                "{}",
+                what()
+            );
+        }
+        // A length past `usize` is past the end of any input as well.
+        (Err(w @ (Error::NotEnough(_) | Error::LenTooBig)), Err(e)) => {
+            let cut = match e.kind() {
+                ErrorKind::Truncated | ErrorKind::LengthPastEnd { .. } => true,
+                ErrorKind::Format(f) => *f == w,
+                _ => false,
+            };
+            assert!(cut && e.offset() == at, "{e:?} {}", what());
+        }
+        (Err(w), Err(e)) => {
+            assert_eq!(
+                (e.kind(), e.offset()),
+                (&ErrorKind::Format(w), at),
+                "{}",
+                what()
+            );
+        }
+        (want, got) => panic!("grammar {want:?} at {stop}, {got:?}, {}", what()),
+    }
+}
+
 /// Checks the grammar against the validator (with `room` level words)
 /// and, when the levels are ample, against the parser; with every kind of
 /// level storage. Returns the outcome.
@@ -160,6 +203,11 @@ fn same(doc: &[u8], start: usize, opts: Options, room: usize) -> Result<usize, E
         assert_eq!(got, parse(doc, start, opts), "grammar vs parser {}", what());
         if !opts.trust_utf8 {
             by_writer(doc, start, opts, got.0, got.1);
+        }
+        // The deserializer's depth limit is its own.
+        #[cfg(feature = "serde")]
+        if opts == Options::default() {
+            by_serde(doc, start, got.0, got.1);
         }
         assert_eq!(
             by_grammar(doc, start, opts, &mut Vec::<Option<&[u8]>>::new()),

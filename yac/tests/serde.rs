@@ -282,14 +282,16 @@ fn every_valid_vector_goes_through_value_byte_for_byte() {
 
 #[test]
 fn value_holds_big_integers_and_every_width() {
-    // +INT of 17 bytes, -INT beyond i128, FLOAT128, TAI64NA, HEXLET, MAGIC, BLOB.
+    // +INT of 17 bytes, -INT beyond i128, FLOAT128, TAI64NA, HEXLET, MAGIC,
+    // BLOB, and -INT of 16 bytes beyond i128 (fits u128, but not negated).
     let doc = hex("08 0C 91 0100000000000000000000000000000000 \
          0D 91 0100000000000000000000000000000000 \
          13 3FFF8000000000000000000000000001 \
          1A 4000000000000001 00000001 00000001 \
          04 000102030405060708090A0B0C0D0E0F \
          4B 454B53 636D2F707562 000000000000 \
-         0B 0000000000000001 82 6162 82 6364 80 00");
+         0B 0000000000000001 82 6162 82 6364 80 \
+         0D 90 80000000000000000000000000000000 00");
     let v: Value = yac::from_slice(&doc).unwrap();
     let items = v.as_list().unwrap();
     assert!(
@@ -298,6 +300,9 @@ fn value_holds_big_integers_and_every_width() {
     assert!(matches!(&items[1], Value::BigInt { negative: true, .. }));
     assert!(matches!(&items[2], Value::Float(b) if b.len() == 16));
     assert!(matches!(&items[6], Value::Blob { chunk_len_minus_one: 1, data } if data == b"abcd"));
+    assert!(
+        matches!(&items[7], Value::BigInt { negative: true, magnitude } if magnitude.len() == 16)
+    );
     assert_eq!(yac::to_vec(&v).unwrap(), doc);
 }
 

@@ -395,8 +395,16 @@ mod tests {
             made
         };
         // One comparison with the last key per put (the first put has none).
-        assert_eq!(count(10_000), 9_999);
-        assert_eq!(count(100_000), 99_999);
+        // Under Miri (about 1000 times slower) small MAPs show it as well,
+        // and leave the time budget to the other tests.
+        let sizes: &[usize] = if cfg!(miri) {
+            &[100, 300]
+        } else {
+            &[10_000, 100_000]
+        };
+        for &n in sizes {
+            assert_eq!(count(n), n as u64 - 1, "{n} keys");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ use super::node::{Item, NONE};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{tag, Atom, ItemType};
 use crate::error::Error;
-use crate::grammar::{Fed, Grammar, State, Step, NOT_A_CHUNK};
+use crate::grammar::{Fed, Grammar, Step, CHUNK_AFTER_LAST, NOT_A_CHUNK};
 use crate::rules::key_above;
 
 use super::encode_sink::{Buffer, Counter, Sink};
@@ -591,16 +591,10 @@ fn check_chunk(item: &Item, blob: &mut BlobOut) -> Result<(), Error> {
     } else {
         Step::Leaf
     };
-    let mut g = Grammar {
-        state: State::Blob,
-        depth: 1,
-        chunk_minus_one: blob.chunk_minus_one,
-        ..Grammar::new(0)
-    };
-    let fed = g.feed_alone(step)?;
+    let fed = Grammar::blob(blob.chunk_minus_one).feed_alone(step)?;
     blob.open = fed == Fed::Item;
     match fed {
-        Fed::Done if item.next < UNLINKED => Err(Error::BlobBadChunk),
+        Fed::Done if item.next < UNLINKED => Err(CHUNK_AFTER_LAST),
         _ => Ok(()),
     }
 }
