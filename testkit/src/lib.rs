@@ -1,9 +1,11 @@
 //! Shared test support: an independent reference model of the format
 //! ([`reference`](mod@reference)), random documents and mutations ([`gen`]), a walker
 //! that runs libyac's atom decoder the same way as the reference ([`walk`]),
-//! and the FORMAT.md vector tables ([`vectors`]). Used by the tests of every
+//! the FORMAT.md vector tables ([`vectors`]) and calendar dates for time
+//! tests ([`dates`]). Used by the tests of every
 //! package of the workspace and by the fuzz targets.
 
+pub mod dates;
 pub mod edits;
 pub mod gen;
 pub mod input;

@@ -254,23 +254,8 @@ mod tests {
     extern crate std;
     use super::*;
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-    /// days_from_civil), so that tests state dates as dates.
-    fn days(y: i64, m: i64, d: i64) -> i64 {
-        let y = if m <= 2 { y - 1 } else { y };
-        let era = y.div_euclid(400);
-        let yoe = y - era * 400;
-        let mp = (m + 9) % 12;
-        let doy = (153 * mp + 2) / 5 + d - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        era * 146_097 + doe - 719_468
-    }
-
-    fn unix(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> i64 {
-        days(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
-    }
-
     /// Hex to bytes, spaces ignored (the test kit's one `hex`).
+    use yac_testkit::dates::unix;
     use yac_testkit::hex;
 
     #[test]

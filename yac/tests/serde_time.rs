@@ -13,6 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use yac_testkit::dates::unix;
 use yac_testkit::hex;
 
 /// A time type behind its `with` module, built from UNIX time with the
@@ -92,22 +93,6 @@ impl Case for Jiff {
         let ns = i128::from(secs) * 1_000_000_000 + i128::from(nsec);
         jiff::Timestamp::from_nanosecond(ns).ok().map(Jiff)
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
-/// days_from_civil), so that the vectors state dates as dates.
-fn days(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn unix(y: i64, mo: i64, d: i64, h: i64, mi: i64, s: i64) -> i64 {
-    days(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
 }
 
 /// FORMAT.md's TAI64 vectors as UNIX time (1970-01-01 00:00:00 TAI is
