@@ -1,0 +1,623 @@
+//! A MAP being written ([`MapSer`]): its entries' places in the output
+//! ([`Entry`]), the key order checked as keys come ([`KeyRank`]), a
+//! struct's small entries moved aside for a key before them, a planned
+//! struct's fields permuted into order, and the sort of a MAP whose keys
+//! came out of order when it closes; also the serde traits of a MAP, a
+//! struct and a struct variant.
+
+use core::cmp::Ordering;
+
+use serde::ser::{self, Serialize};
+
+use super::key::KeySer;
+use super::store::{put, short_window};
+use super::{Error, ErrorKind, Serializer};
+use crate::atom::tag;
+use crate::grammar;
+use crate::rules::{key_above, key_cmp};
+
+/// Up to this many entries, a MAP out of order is put in order by
+/// insertion; beyond, by a merge sort.
+const SMALL_MAP: usize = 16;
+
+/// A struct's entry of up to this many bytes is moved aside for a key
+/// that comes before it (a later entry can then be written in place).
+const SMALL_MOVE: usize = 64;
+
+/// Where a MAP entry is in the output.
+#[derive(Clone, Copy)]
+pub(super) struct Entry {
+    /// Where the entry (its key's tag) starts.
+    start: usize,
+    /// Where its key's payload starts.
+    key: usize,
+    /// The key's length.
+    key_len: usize,
+}
+
+impl Entry {
+    fn key<'b>(&self, out: &'b [u8]) -> &'b [u8] {
+        out.get(self.key..self.key + self.key_len).unwrap_or(&[])
+    }
+
+    /// The same entry with its bytes moved to `start`.
+    fn moved_to(&self, start: usize) -> Entry {
+        Entry {
+            start,
+            key: start + (self.key - self.start),
+            key_len: self.key_len,
+        }
+    }
+}
+
+/// A key as the format's order sees it: its length first, then its bytes,
+/// of which the first 16 (zero-padded) are held here as one number, so
+/// that most comparisons need neither the output nor a byte loop.
+#[derive(Clone, Copy)]
+pub(super) struct KeyRank {
+    pub(super) len: usize,
+    pub(super) head: u128,
+    /// Where its payload is in the output (read for keys of equal length
+    /// above 16 bytes).
+    pub(super) at: usize,
+}
+
+impl KeyRank {
+    /// Below every key (keys are never empty).
+    const NONE: KeyRank = KeyRank {
+        len: 0,
+        head: 0,
+        at: 0,
+    };
+
+    /// Whether this key comes strictly after `prev`, both in `out`.
+    #[inline(always)]
+    pub(super) fn above(&self, prev: &KeyRank, out: &[u8]) -> bool {
+        if (self.len, self.head) != (prev.len, prev.head) {
+            return (self.len, self.head) > (prev.len, prev.head);
+        }
+        self.len > 16 && self.above_long(prev, out)
+    }
+
+    /// [`above`](Self::above) for two long keys with the same first 16
+    /// bytes.
+    #[cold]
+    fn above_long(&self, prev: &KeyRank, out: &[u8]) -> bool {
+        match (
+            out.get(self.at..self.at + self.len),
+            out.get(prev.at..prev.at + prev.len),
+        ) {
+            (Some(k), Some(p)) => key_above(k, p),
+            _ => false,
+        }
+    }
+}
+
+/// The error of a key equal to one before it in its MAP.
+fn duplicate(ser: &Serializer<'_>) -> Error {
+    ser.fail(grammar::UNORDERED_KEY)
+}
+
+impl<'o> Serializer<'o> {
+    /// Opens a MAP; `name` is a struct's (or struct variant's), whose
+    /// plan is used or learnt.
+    #[inline(always)]
+    pub(super) fn open_map(&mut self, closes: u8, name: Option<&'static str>) -> MapSer<'_, 'o> {
+        self.byte(tag::MAP);
+        self.open_maps += 1;
+        let plan = match name {
+            Some(n) => self.plans.find(n),
+            None => None,
+        };
+        let (plan, next, end, reorders) =
+            match plan.and_then(|i| Some((i, self.plans.plans.get(i)?))) {
+                Some((i, p)) => (i, p.first, p.first + p.len, !p.order.is_empty()),
+                None => {
+                    let learn = name.filter(|_| self.plans.room());
+                    self.open_state(learn, name.is_some(), false);
+                    (NO_PLAN, 0, 0, false)
+                }
+            };
+        MapSer {
+            start: self.out.len(),
+            first_entry: self.entries.len(),
+            closes,
+            plan,
+            next,
+            end,
+            reorders,
+            ser: self,
+        }
+    }
+
+    /// Moves the stashed entry `top` (ending at `end` in the stash, just
+    /// taken off `stashed`) back onto the output, as the MAP's last entry.
+    #[cold]
+    fn restore(&mut self, top: Entry, end: usize) {
+        let start = self.out.len();
+        self.out
+            .extend_from_slice(self.stash.get(top.start..end).unwrap_or(&[]));
+        self.stash.truncate(top.start);
+        self.entries.push(top.moved_to(start));
+    }
+
+    /// Notes the state of a MAP written without a plan.
+    fn open_state(&mut self, learn: Option<&'static str>, in_place: bool, unsorted: bool) {
+        self.maps.push(MapState {
+            prev: KeyRank::NONE,
+            unsorted,
+            in_place,
+            first_stashed: self.stashed.len(),
+            learn,
+            first_recorded: self.recorded.len(),
+        });
+    }
+}
+
+/// A MAP being written: entries go out in the order given, and are put in
+/// canonical key order when the MAP ends if a key came out of order.
+pub struct MapSer<'a, 'o> {
+    ser: &'a mut Serializer<'o>,
+    /// Where the first entry starts (after the MAP tag).
+    start: usize,
+    /// This MAP's first index in `ser.entries`.
+    first_entry: usize,
+    /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
+    closes: u8,
+    /// The struct's plan (an index in `ser.plans`), or [`NO_PLAN`]: none,
+    /// or a field came that the plan does not have there. Without a plan
+    /// the MAP's [`MapState`] is the last of `ser.maps`.
+    plan: usize,
+    /// The plan's next field and the end of its fields (in
+    /// `ser.plans.keys`). The entries of the fields written by the plan
+    /// are kept only when it reorders them (else
+    /// [`off_plan`](Self::off_plan) finds them).
+    next: usize,
+    end: usize,
+    /// The plan puts the fields in another order than declared.
+    reorders: bool,
+}
+
+/// The state of a MAP written without a plan (kept by the serializer, so
+/// that a planned struct's [`MapSer`] stays small).
+#[derive(Clone, Copy)]
+pub(super) struct MapState {
+    /// The previous key.
+    prev: KeyRank,
+    /// A key came that is not above the one before.
+    unsorted: bool,
+    /// Keys are put in order as they come (a struct's), not at the end.
+    in_place: bool,
+    /// This MAP's first index in `ser.stashed`.
+    first_stashed: usize,
+    /// The struct's name, when its plan is being learnt from this one.
+    learn: Option<&'static str>,
+    /// This struct's first index in `ser.recorded`.
+    first_recorded: usize,
+}
+
+/// [`MapSer::plan`] of a MAP written without a plan.
+const NO_PLAN: usize = usize::MAX;
+
+impl MapSer<'_, '_> {
+    /// Writes a key (a non-empty STR), notes where its entry starts, and
+    /// checks that it comes after the key before.
+    #[inline(always)]
+    pub(super) fn key_str(&mut self, key: &str) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        // Order is checked by rank below, duplicates when sorting.
+        grammar::check_key(key.as_bytes(), &[]).map_err(|e| ser.fail(e))?;
+        let start = ser.out.len();
+        let head = ser.str(key)?;
+        let rank = KeyRank {
+            len: key.len(),
+            head: u128::from_be_bytes(head),
+            at: ser.out.len() - key.len(),
+        };
+        match ser.maps.last_mut() {
+            Some(st) if ser.stashed.len() <= st.first_stashed && rank.above(&st.prev, &ser.out) => {
+                st.prev = rank;
+            }
+            _ => return self.key_out_of_order(key, start, rank),
+        }
+        ser.entries.push(Entry {
+            start,
+            key: rank.at,
+            key_len: key.len(),
+        });
+        Ok(())
+    }
+
+    /// [`key_str`](Self::key_str) of a key not above the one before (or
+    /// while entries are stashed), just written at `start`.
+    #[cold]
+    #[inline(never)]
+    fn key_out_of_order(
+        &mut self,
+        key: &str,
+        mut start: usize,
+        mut rank: KeyRank,
+    ) -> Result<(), Error> {
+        let mut st = self.state();
+        let ser = &mut *self.ser;
+        let last_len = ser.entries.last().map_or(0, |e| start - e.start);
+        if st.in_place && last_len <= SMALL_MOVE {
+            // Once only: a struct whose keys keep coming out of order,
+            // or whose entry in the way is large, is sorted at its
+            // end instead.
+            st.in_place = false;
+            ser.out.truncate(start);
+            self.make_room(key.as_bytes(), st.first_stashed)?;
+            let ser = &mut *self.ser;
+            start = ser.out.len();
+            ser.str(key)?;
+            rank.at = ser.out.len() - key.len();
+        } else {
+            st.in_place = false;
+            st.unsorted = true;
+        }
+        let ser = &mut *self.ser;
+        ser.entries.push(Entry {
+            start,
+            key: rank.at,
+            key_len: key.len(),
+        });
+        st.prev = rank;
+        if let Some(last) = ser.maps.last_mut() {
+            *last = st;
+        }
+        Ok(())
+    }
+
+    /// The state of this MAP (written without a plan).
+    #[inline(always)]
+    fn state(&self) -> MapState {
+        self.ser.maps.last().copied().unwrap_or(MapState {
+            prev: KeyRank::NONE,
+            unsorted: true,
+            in_place: false,
+            first_stashed: self.ser.stashed.len(),
+            learn: None,
+            first_recorded: self.ser.recorded.len(),
+        })
+    }
+
+    /// Makes the end of the output the place of `key` in a struct's
+    /// order: the stashed entries below it come back, the written ones
+    /// above it go to the stash. Equal keys are refused.
+    #[cold]
+    fn make_room(&mut self, key: &[u8], first_stashed: usize) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        while ser.stashed.len() > first_stashed {
+            let Some(&(top, end)) = ser.stashed.last() else {
+                break;
+            };
+            match key_cmp(top.key(&ser.stash), key) {
+                Ordering::Less => {}
+                Ordering::Equal => return Err(duplicate(ser)),
+                Ordering::Greater => break,
+            }
+            ser.stashed.pop();
+            ser.restore(top, end);
+        }
+        let mut keep = ser.entries.len();
+        while keep > self.first_entry {
+            match key_cmp(ser.entries[keep - 1].key(&ser.out), key) {
+                Ordering::Less => break,
+                Ordering::Equal => return Err(duplicate(ser)),
+                Ordering::Greater => keep -= 1,
+            }
+        }
+        let Some(&first_moved) = ser.entries.get(keep) else {
+            return Ok(());
+        };
+        // Largest first, so that the smallest is on top.
+        let mut end = ser.out.len();
+        for e in ser.entries.drain(keep..).rev() {
+            let start = ser.stash.len();
+            ser.stash
+                .extend_from_slice(ser.out.get(e.start..end).unwrap_or(&[]));
+            ser.stashed.push((e.moved_to(start), ser.stash.len()));
+            end = e.start;
+        }
+        ser.out.truncate(first_moved.start);
+        Ok(())
+    }
+
+    /// Brings back the stashed entries, smallest first.
+    #[cold]
+    fn unstash(&mut self, first_stashed: usize) {
+        let ser = &mut *self.ser;
+        while ser.stashed.len() > first_stashed {
+            let Some((top, end)) = ser.stashed.pop() else {
+                break;
+            };
+            ser.restore(top, end);
+        }
+    }
+
+    fn key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        key.serialize(KeySer { map: self })
+    }
+
+    /// A struct's field name: by its plan, or else as any key (and kept
+    /// when the plan is being learnt).
+    #[inline(always)]
+    fn field(&mut self, key: &'static str) -> Result<(), Error> {
+        if self.plan != NO_PLAN && self.planned_key(key) {
+            return Ok(());
+        }
+        self.unplanned_field(key)
+    }
+
+    /// [`field`](Self::field) without a plan, or off it.
+    #[inline(never)]
+    fn unplanned_field(&mut self, key: &'static str) -> Result<(), Error> {
+        if self.plan != NO_PLAN {
+            self.off_plan();
+        }
+        self.key_str(key)?;
+        if self.state().learn.is_some() {
+            self.ser.recorded.push(key);
+        }
+        Ok(())
+    }
+
+    /// Writes `key` if it is the plan's next field (its checks were made
+    /// when the plan was learnt).
+    #[inline(always)]
+    fn planned_key(&mut self, key: &'static str) -> bool {
+        let ser = &mut *self.ser;
+        if self.next >= self.end {
+            return false;
+        }
+        let w = match ser.plans.keys.get(self.next) {
+            Some(k) if k.is(key) => k.window,
+            _ => return false,
+        };
+        self.next += 1;
+        let start = ser.out.len();
+        if key.len() <= 16 {
+            ser.put_window(&w, key.len());
+        } else {
+            ser.string(tag::STR, key.as_bytes());
+        }
+        if self.reorders {
+            ser.entries.push(Entry {
+                start,
+                key: ser.out.len() - key.len(),
+                key_len: key.len(),
+            });
+        }
+        true
+    }
+
+    /// Fields written by the plan.
+    fn given(&self) -> usize {
+        let first = self.ser.plans.plans.get(self.plan).map_or(0, |p| p.first);
+        self.next.saturating_sub(first)
+    }
+
+    /// Leaves the plan: the fields written by it (in declaration order)
+    /// become entries to sort at the end.
+    #[cold]
+    fn off_plan(&mut self) {
+        let given = self.given();
+        let ser = &mut *self.ser;
+        let kept = ser.entries.len() - self.first_entry;
+        if kept != given {
+            // Entries not kept: found again in the output, key then value.
+            let mut at = self.start;
+            for _ in 0..given {
+                let start = at;
+                let rest = ser.out.get(at..).unwrap_or(&[]);
+                let Ok((key, n)) = crate::atom::string_raw(rest) else {
+                    break;
+                };
+                at += n;
+                ser.entries.push(Entry {
+                    start,
+                    key: at - key.len(),
+                    key_len: key.len(),
+                });
+                if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
+                    break;
+                }
+            }
+        }
+        self.plan = NO_PLAN;
+        ser.open_state(None, false, true);
+    }
+
+    /// Puts a planned struct's fields, written in declaration order, in
+    /// key order: two runs swapped are rotated in place; else the body from
+    /// the first field out of place is gathered in key order in the
+    /// scratch space (a short entry by one fixed-size copy), then copied
+    /// back at once.
+    fn permute(&mut self) {
+        /// Entries of up to this many bytes are copied by one fixed-size
+        /// move (most fields of small structs).
+        const SHORT: usize = 32;
+        let ser = &mut *self.ser;
+        let Some(plan) = ser.plans.plans.get(self.plan) else {
+            return;
+        };
+        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let out = &ser.out[..];
+        let end = out.len();
+        let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
+            return;
+        };
+        if let Some(k) = plan.rotation {
+            if let (Some(e), Some(body)) = (entries.get(k), ser.out.get_mut(from..end)) {
+                body.rotate_left(e.start - from);
+            }
+            return;
+        }
+        let body = &mut ser.scratch;
+        body.clear();
+        body.reserve(end - from + SHORT);
+        for &d in &plan.order {
+            let (Some(e), e_end) = (entries.get(d), entries.get(d + 1).map_or(end, |n| n.start))
+            else {
+                return;
+            };
+            let n = e_end - e.start;
+            match out.get(e.start..e.start + SHORT) {
+                Some(w) if n <= SHORT => {
+                    let mut b = [0u8; SHORT];
+                    b.copy_from_slice(w);
+                    put(body, b, n);
+                }
+                _ => body.extend_from_slice(out.get(e.start..e_end).unwrap_or(&[])),
+            }
+        }
+        if let Some(dst) = ser.out.get_mut(from..end) {
+            if dst.len() == body.len() {
+                dst.copy_from_slice(body);
+            }
+        }
+    }
+
+    /// Learns the plan of a struct just closed from the names it gave.
+    #[cold]
+    fn learn_plan(&mut self, name: &'static str, first_recorded: usize) {
+        let ser = &mut *self.ser;
+        let fields = ser.recorded.get(first_recorded..).unwrap_or(&[]);
+        ser.plans
+            .add(name, fields, |k| short_window(tag::STR, k.as_bytes()));
+        ser.recorded.truncate(first_recorded);
+    }
+
+    #[inline(always)]
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        value.serialize(&mut *self.ser)
+    }
+
+    /// Puts the entries in canonical key order and closes the MAP.
+    #[inline(always)]
+    fn finish(mut self) -> Result<(), Error> {
+        if self.plan != NO_PLAN {
+            if self.next == self.end {
+                if self.reorders {
+                    self.permute();
+                }
+            } else {
+                // Fields missing at the end.
+                self.off_plan();
+            }
+        }
+        if self.plan == NO_PLAN {
+            self.finish_unplanned()?;
+        }
+        let ser = self.ser;
+        ser.entries.truncate(self.first_entry);
+        ser.open_maps -= 1;
+        ser.byte(tag::EOC);
+        if self.closes == 2 {
+            ser.byte(tag::EOC);
+        }
+        Ok(())
+    }
+
+    /// [`finish`](Self::finish) of a MAP written without a plan: its
+    /// entries put in order, its plan learnt, its state dropped.
+    #[inline]
+    fn finish_unplanned(&mut self) -> Result<(), Error> {
+        let st = self.state();
+        if self.ser.stashed.len() > st.first_stashed {
+            self.unstash(st.first_stashed);
+        }
+        if st.unsorted {
+            self.sort()?;
+        }
+        if let Some(name) = st.learn {
+            self.learn_plan(name, st.first_recorded);
+        }
+        self.ser.maps.pop();
+        Ok(())
+    }
+
+    /// Reorders the entries by key (an insertion sort of their places,
+    /// then one copy of the MAP's body); equal keys are refused.
+    #[cold]
+    fn sort(&mut self) -> Result<(), Error> {
+        let ser = &mut *self.ser;
+        let end = ser.out.len();
+        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let mut order = core::mem::take(&mut ser.order);
+        order.clear();
+        let out = &ser.out[..];
+        for (i, e) in entries.iter().enumerate() {
+            let e_end = entries.get(i + 1).map_or(end, |next| next.start);
+            // Insertion into the few entries of a struct; a large MAP is
+            // sorted below.
+            let mut at = order.len();
+            while at > 0 && at + SMALL_MAP > i && key_above(order[at - 1].0.key(out), e.key(out)) {
+                at -= 1;
+            }
+            order.insert(at, (*e, e_end));
+        }
+        if order.len() > SMALL_MAP {
+            order.sort_by(|a, b| key_cmp(a.0.key(out), b.0.key(out)));
+        }
+        // Sorted: only a duplicate can break the key rule.
+        if let Some((w, e)) = order.windows(2).find_map(|w| {
+            grammar::check_key(w[1].0.key(out), w[0].0.key(out))
+                .err()
+                .map(|e| (w[1].0.start, e))
+        }) {
+            let at = ser.flushed + w - ser.base;
+            ser.order = order;
+            return Err(Error::new(ErrorKind::Format(e), at));
+        }
+        let mut body = core::mem::take(&mut ser.scratch);
+        body.clear();
+        for (e, e_end) in &order {
+            body.extend_from_slice(&ser.out[e.start..*e_end]);
+        }
+        ser.out[self.start..end].copy_from_slice(&body);
+        ser.scratch = body;
+        ser.order = order;
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for MapSer<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.key(key)
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.value(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+/// A struct and a struct variant are MAPs whose keys are the field names.
+macro_rules! struct_traits {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for MapSer<'_, '_> {
+            type Ok = ();
+            type Error = Error;
+            #[inline(always)]
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                self.field(key)?;
+                self.value(value)
+            }
+            #[inline(always)]
+            fn end(self) -> Result<(), Error> {
+                self.finish()
+            }
+        }
+    )*};
+}
+
+struct_traits!(SerializeStruct, SerializeStructVariant);

@@ -1,0 +1,179 @@
+//! The raw stores of the output: a fixed-size window written past the end
+//! of a `Vec` and cut to its length ([`put`]), a short string's atom built
+//! in such a window ([`short_window`]), and the word-at-a-time (or SSE2)
+//! copies that find a NUL in a STR's payload on the way
+//! ([`first_nul`], [`copy_checking_nul`]). No memcpy call and no
+//! length-dependent branch on the paths of short atoms.
+
+use alloc::vec::Vec;
+
+/// Stores the window `w` past the end of `v` and keeps its first `n`
+/// bytes: one room check and one fixed-size store (no memcpy call, no
+/// length-dependent branch).
+#[inline(always)]
+pub(super) fn put<const N: usize>(v: &mut Vec<u8>, w: [u8; N], n: usize) {
+    let len = v.len();
+    if v.capacity() - len < N {
+        return put_slow(v, &w, n);
+    }
+    // SAFETY: the spare capacity holds at least N bytes (just checked), so
+    // the N-byte store stays inside the allocation; the length then covers
+    // at most those N bytes, all written.
+    unsafe {
+        v.as_mut_ptr().add(len).cast::<[u8; N]>().write_unaligned(w);
+        v.set_len(len + n.min(N));
+    }
+}
+
+/// [`put`] near the end of the capacity: only the bytes kept, so that a
+/// `Vec` of the document's size is not grown (out of line: the store paths
+/// stay small enough to inline into serde's calls).
+#[cold]
+#[inline(never)]
+fn put_slow<const N: usize>(v: &mut Vec<u8>, w: &[u8; N], n: usize) {
+    v.extend_from_slice(w.get(..n).unwrap_or(w));
+}
+
+/// A short string's atom built in a window: the tag (`base` with the
+/// length) at 0, the payload (at most 16 bytes) from 1, zeros after it.
+#[inline(always)]
+pub(super) fn short_window(base: u8, payload: &[u8]) -> [u8; 24] {
+    let mut w = [0u8; 24];
+    w[0] = (base & 0xC0) | payload.len() as u8;
+    copy_short(&mut w[1..17], payload);
+    w
+}
+
+/// The 16 payload bytes of a [`short_window`].
+#[inline(always)]
+pub(super) fn window_payload(w: &[u8; 24]) -> [u8; 16] {
+    let mut p = [0u8; 16];
+    p.copy_from_slice(&w[1..17]);
+    p
+}
+
+/// Where the first zero byte of `b` is (16 if none), a word at a time:
+/// the lowest bit set in `(x - 0x01..01) & !x & 0x80..80` marks the first
+/// zero byte of `x` (a borrow only sets bits above it).
+#[inline(always)]
+pub(super) fn first_nul(b: &[u8; 16]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let (lo, hi) = b.split_at(8);
+    let lo = zeros(u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])));
+    if lo != 0 {
+        return lo.trailing_zeros() as usize / 8;
+    }
+    let hi = zeros(u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])));
+    if hi != 0 {
+        return 8 + hi.trailing_zeros() as usize / 8;
+    }
+    16
+}
+
+/// Copies `src` (at most 16 bytes) to the start of `dst` (16 bytes) with
+/// fixed-size moves: two overlapping words for 4 to 16 bytes.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let mut pair = |k: usize| {
+        if let (Some(d), Some(s)) = (dst.get_mut(..k), src.get(..k)) {
+            d.copy_from_slice(s);
+        }
+        let (from, to) = (n - k, n);
+        if let (Some(d), Some(s)) = (dst.get_mut(from..to), src.get(from..to)) {
+            d.copy_from_slice(s);
+        }
+    };
+    match n {
+        8..=16 => pair(8),
+        4..=7 => pair(4),
+        2..=3 => pair(2),
+        1 => pair(1),
+        _ => {}
+    }
+}
+
+/// Copies the `n` bytes at `src` to `dst` (`last` = n - 8, n >= 8) and
+/// tells whether one of them is zero: 16 bytes at a time with SSE2 (one
+/// compare and one OR per block), the last block overlapping the one
+/// before.
+///
+/// # Safety
+/// `src` must be readable and `dst` writable for `n` bytes, `n >= 8`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) unsafe fn copy_checking_nul(
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    last: usize,
+) -> bool {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_setzero_si128, _mm_storeu_si128,
+    };
+    if n < 16 {
+        // SAFETY: the caller's contract.
+        return unsafe { copy_words(src, dst, n, last) };
+    }
+    // SAFETY (for the block): every 16-byte block read or written starts at
+    // i + 16 <= n or at n - 16 >= 0, inside the caller's n bytes.
+    unsafe {
+        let zero = _mm_setzero_si128();
+        let mut acc = zero;
+        let mut i = 0;
+        while i + 16 <= n {
+            let x = _mm_loadu_si128(src.add(i).cast::<__m128i>());
+            acc = _mm_or_si128(acc, _mm_cmpeq_epi8(x, zero));
+            _mm_storeu_si128(dst.add(i).cast::<__m128i>(), x);
+            i += 16;
+        }
+        let x = _mm_loadu_si128(src.add(n - 16).cast::<__m128i>());
+        acc = _mm_or_si128(acc, _mm_cmpeq_epi8(x, zero));
+        _mm_storeu_si128(dst.add(n - 16).cast::<__m128i>(), x);
+        _mm_movemask_epi8(acc) != 0
+    }
+}
+
+/// [`copy_checking_nul`] a word at a time (the same contract).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(super) unsafe fn copy_checking_nul(
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+    last: usize,
+) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { copy_words(src, dst, n, last) }
+}
+
+/// Copies `n >= 8` bytes a word at a time, the last word overlapping the
+/// one before, and tells whether one of them is zero (a word `x` has a
+/// zero byte exactly when `(x - 0x01..01) & !x & 0x80..80` is not zero).
+///
+/// # Safety
+/// As [`copy_checking_nul`].
+#[inline(always)]
+unsafe fn copy_words(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut zeros = 0u64;
+    // SAFETY: every word read or written starts at i + 8 <= n or at
+    // last = n - 8, inside the caller's n bytes.
+    unsafe {
+        let mut i = 0;
+        while i + 8 <= n {
+            let x = src.add(i).cast::<u64>().read_unaligned();
+            zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+            dst.add(i).cast::<u64>().write_unaligned(x);
+            i += 8;
+        }
+        let x = src.add(last).cast::<u64>().read_unaligned();
+        zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+        dst.add(last).cast::<u64>().write_unaligned(x);
+    }
+    zeros != 0
+}
