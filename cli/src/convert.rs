@@ -25,6 +25,11 @@ fn invalid(off: usize, e: Error) -> Failure {
             "not enough input: the item needs {n} more byte(s) than the input has \
              (a corrupt length, or a cut input)"
         ),
+        // On a 32-bit machine the same corrupt length does not even fit
+        // `usize`, and the core refuses it before comparing it with the input.
+        Error::LenTooBig => {
+            format!("{e}: more bytes than this machine can address (a corrupt length)")
+        }
         e => e.to_string(),
     };
     Failure::Invalid(format!("invalid YAC at offset {off} (0x{off:x}): {why}"))
