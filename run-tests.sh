@@ -19,3 +19,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps --no-default-features
 RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps
 cargo test --workspace --all-features
+# The fuzz targets (their own workspace, fuzz/) call the C layer's Rust
+# paths: they must still build after the C layer's files move.
+cargo check --manifest-path fuzz/Cargo.toml --bins

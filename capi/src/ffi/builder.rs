@@ -559,4 +559,6 @@ pub unsafe extern "C" fn YACItemsAddMagic(
 }
 
 mod put;
+pub use put::*;
 mod sticky;
+pub use sticky::*;

@@ -446,3 +446,4 @@ pub unsafe extern "C" fn YACWriterFailure(
 }
 
 mod calls;
+pub use calls::*;
