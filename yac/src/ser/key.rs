@@ -5,15 +5,21 @@
 
 use serde::ser::{self, Serialize};
 
-use super::map::MapSer;
 use super::{Error, ErrorKind, Serializer};
 use crate::serde::error::UNKNOWN;
 use crate::serde::ext::Ext;
 
+/// Where a MAP key goes once it is known to be a string: the MAP
+/// serializer (`map.rs`), which depends on this module and not the other
+/// way round.
+pub(super) trait KeySink {
+    fn key_str(&mut self, key: &str) -> Result<(), Error>;
+}
+
 /// Serializes a MAP key: strings (and chars, unit variants, newtypes of
 /// them) only, as serde_json does for its object keys.
-pub(super) struct KeySer<'m, 'a, 'o> {
-    pub(super) map: &'m mut MapSer<'a, 'o>,
+pub(super) struct KeySer<'m, M: KeySink> {
+    pub(super) map: &'m mut M,
 }
 
 /// Serializes the payload of an extension atom: bytes only.
@@ -107,7 +113,7 @@ macro_rules! refuse_compound {
     };
 }
 
-impl ser::Serializer for KeySer<'_, '_, '_> {
+impl<M: KeySink> ser::Serializer for KeySer<'_, M> {
     type Ok = ();
     type Error = Error;
     refuse_compound!(not_key);

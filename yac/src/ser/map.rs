@@ -9,7 +9,7 @@ use core::cmp::Ordering;
 
 use serde::ser::{self, Serialize};
 
-use super::key::KeySer;
+use super::key::{KeySer, KeySink};
 use super::store::{put, short_window};
 use super::{Error, ErrorKind, Serializer};
 use crate::atom::tag;
@@ -580,6 +580,13 @@ impl MapSer<'_, '_> {
         ser.scratch = body;
         ser.order = order;
         Ok(())
+    }
+}
+
+impl KeySink for MapSer<'_, '_> {
+    #[inline(always)]
+    fn key_str(&mut self, key: &str) -> Result<(), Error> {
+        MapSer::key_str(self, key)
     }
 }
 
