@@ -14,10 +14,14 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 cargo clippy -p keks --no-default-features --features serde -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
-# The keks crate's guide links items of every feature: with none and with
-# the defaults (what a user's plain `cargo doc` builds) no link may break.
-RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps --no-default-features
-RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps
+# The keks crate's guide links items of every feature: with none, with the
+# defaults (what a user's plain `cargo doc` builds), and with serde with and
+# without std, no link may break.
+for features in "--no-default-features" "" "--features serde" \
+    "--no-default-features --features serde"; do
+    # shellcheck disable=SC2086 # the feature flags are words
+    RUSTDOCFLAGS="-D warnings" cargo doc -p keks --no-deps $features
+done
 cargo test --workspace --all-features
 # The fuzz targets (their own workspace, fuzz/) call the C layer's Rust
 # paths: they must still build after the C layer's files move.

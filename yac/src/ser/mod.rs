@@ -23,6 +23,13 @@
 //! closes, since a later key may move its entries.
 //!
 //! [`key_above`]: crate::rules::key_above
+// Without `std` there is no `to_writer`; its links go to the published docs.
+#![cfg_attr(
+    not(feature = "std"),
+    doc = "<!-- a link to an item this build leaves out -->
+
+[`to_writer`]: https://docs.rs/keks/latest/keks/ser/fn.to_writer.html"
+)]
 
 mod key;
 mod map;
@@ -71,6 +78,12 @@ pub fn append_to_vec<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Res
 
 /// How many bytes [`to_writer`] gathers before it writes them out (when
 /// no MAP is open).
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "<!-- a link to an item this build leaves out -->
+
+[`to_writer`]: https://docs.rs/keks/latest/keks/ser/fn.to_writer.html"
+)]
 pub const FLUSH_AT: usize = 64 * 1024;
 
 /// Serializes `value` and writes the document to `writer`, streaming (see
@@ -95,6 +108,12 @@ type Sink<'o> = &'o mut dyn FnMut(&[u8]) -> Result<(), Error>;
 
 /// The serde serializer: appends to a `Vec<u8>`. Use [`to_vec`],
 /// [`append_to_vec`] or [`to_writer`].
+#[cfg_attr(
+    not(feature = "std"),
+    doc = "<!-- a link to an item this build leaves out -->
+
+[`to_writer`]: https://docs.rs/keks/latest/keks/ser/fn.to_writer.html"
+)]
 pub struct Serializer<'o> {
     out: Vec<u8>,
     /// Where this document starts in `out`.

@@ -13,6 +13,15 @@
 //! `yac/tests/serde_time.rs`; docs/rust.md has the same table):
 //!
 #![doc = include_str!("mapping.md")]
+// Without `std` there is no `to_writer` nor `from_reader`; their links go to
+// the published docs.
+#![cfg_attr(
+    not(feature = "std"),
+    doc = "<!-- links to items this build leaves out -->
+
+[`crate::to_writer`]: https://docs.rs/keks/latest/keks/fn.to_writer.html
+[`crate::from_reader`]: https://docs.rs/keks/latest/keks/fn.from_reader.html"
+)]
 //!
 //! MAP keys must serialize as non-empty strings (`char`, unit variants and
 //! newtypes of strings are strings).

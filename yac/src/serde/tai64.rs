@@ -6,9 +6,9 @@
 //! | module | type | feature |
 //! |---|---|---|
 //! | `keks::serde::tai64` | `std::time::SystemTime` | `std` (default) |
-//! | [`keks::serde::tai64::time`](self::time) | `time::OffsetDateTime`, `time::UtcDateTime` (`utc` submodule) | `time` |
-//! | [`keks::serde::tai64::chrono`](self::chrono) | `chrono::DateTime<chrono::Utc>` | `chrono` |
-//! | [`keks::serde::tai64::jiff`](self::jiff) | `jiff::Timestamp` (jiff 0.2) | `jiff` |
+//! | [`keks::serde::tai64::time`][tai64-time] | `time::OffsetDateTime`, `time::UtcDateTime` (`utc` submodule) | `time` |
+//! | [`keks::serde::tai64::chrono`][tai64-chrono] | `chrono::DateTime<chrono::Utc>` | `chrono` |
+//! | [`keks::serde::tai64::jiff`][tai64-jiff] | `jiff::Timestamp` (jiff 0.2) | `jiff` |
 //!
 //! All of them write the shortest label (TAI64 when the nanoseconds are 0,
 //! else TAI64N) and read TAI64, TAI64N and TAI64NA, with one rule set, the
@@ -43,6 +43,23 @@
 //! assert_eq!(keks::from_slice::<Log>(&doc)?.at, at);
 //! # Ok::<(), keks::serde::Error>(())
 //! ```
+// Each feature module is linked where this build has it, else to the
+// published docs.
+#![cfg_attr(feature = "time", doc = "<!-- -->\n\n[tai64-time]: self::time")]
+#![cfg_attr(
+    not(feature = "time"),
+    doc = "<!-- -->\n\n[tai64-time]: https://docs.rs/keks/latest/keks/serde/tai64/time/index.html"
+)]
+#![cfg_attr(feature = "chrono", doc = "<!-- -->\n\n[tai64-chrono]: self::chrono")]
+#![cfg_attr(
+    not(feature = "chrono"),
+    doc = "<!-- -->\n\n[tai64-chrono]: https://docs.rs/keks/latest/keks/serde/tai64/chrono/index.html"
+)]
+#![cfg_attr(feature = "jiff", doc = "<!-- -->\n\n[tai64-jiff]: self::jiff")]
+#![cfg_attr(
+    not(feature = "jiff"),
+    doc = "<!-- -->\n\n[tai64-jiff]: https://docs.rs/keks/latest/keks/serde/tai64/jiff/index.html"
+)]
 
 #[cfg(feature = "std")]
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
