@@ -1,7 +1,8 @@
 //! The core's modules stand on each other in floors (the crate docs list
 //! them): no import circle between the top-level modules of `src/`, and no
 //! module outside the tree reaches into `items` (the tree is a user of the
-//! rules, not their home). Read from the sources, so a new `use` that
+//! rules, not their home); inside a split module, no circle between its
+//! files either. Read from the sources, so a new `use` that
 //! breaks the order fails here rather than in a review.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -72,10 +73,16 @@ fn code_only(src: &str) -> String {
 
 /// Every `crate::name` and every lowercase name in `use crate::{...}`.
 fn crate_paths(code: &str) -> BTreeSet<String> {
+    names_after(code, "crate::")
+}
+
+/// Every lowercase name that follows `prefix` (`crate::`, `super::`), alone
+/// or in a `{...}` group.
+fn names_after(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
+    while let Some(at) = rest.find(prefix) {
+        rest = &rest[at + prefix.len()..];
         if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             for part in group[..end].split(',') {
@@ -95,6 +102,67 @@ fn crate_paths(code: &str) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// A file's module path under `src/`: `items/parse.rs` is `[items, parse]`,
+/// `atom/mod.rs` is `[atom]`.
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut path: Vec<String> = rel
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_str()
+                .unwrap()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if path.last().is_some_and(|l| l == "mod") {
+        path.pop();
+    }
+    path
+}
+
+/// For each module with submodules (`ser`, `items`, ...): submodule ->
+/// the sibling submodules its non-test code names (as `super::x` from a
+/// file directly in it, or as `crate::module::x` from anywhere in it).
+fn submodule_imports() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let path = module_path(rel);
+        if path.len() < 2 || is_test_file(rel) {
+            continue;
+        }
+        let (parent, sub) = (&path[0], &path[1]);
+        let code = code_only(&fs::read_to_string(&file).unwrap());
+        let mut names = names_after(&code, &format!("crate::{parent}::"));
+        if path.len() == 2 {
+            names.extend(names_after(&code, "super::"));
+        }
+        let graph = out.entry(parent.clone()).or_default();
+        graph.entry(sub.clone()).or_default().extend(names);
+    }
+    // Only names that are sibling submodules are edges.
+    for graph in out.values_mut() {
+        let subs: BTreeSet<String> = graph.keys().cloned().collect();
+        for (sub, names) in graph.iter_mut() {
+            names.retain(|n| n != sub && subs.contains(n));
+        }
+    }
+    out
+}
+
+/// The pairs (a, b) where a names b and b reaches a.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<(String, String)> {
+    graph
+        .iter()
+        .flat_map(|(a, bs)| bs.iter().map(move |b| (a.clone(), b.clone())))
+        .filter(|(a, b)| reaches(graph, b, a))
+        .collect()
 }
 
 fn reaches(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
@@ -117,12 +185,38 @@ fn reaches(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> 
 fn no_import_circle_between_modules() {
     let graph = imports();
     assert!(graph.contains_key("items") && graph.contains_key("rules"));
-    let circles: Vec<_> = graph
-        .iter()
-        .flat_map(|(a, bs)| bs.iter().map(move |b| (a.clone(), b.clone())))
-        .filter(|(a, b)| reaches(&graph, b, a))
-        .collect();
+    let circles = circles(&graph);
     assert!(circles.is_empty(), "import circles: {circles:?}");
+}
+
+/// The same inside each split module: its files do not import each other
+/// in a circle (a parent's `mod.rs` and its children may, as Rust's
+/// `super::` use of the parent's types requires).
+#[test]
+fn no_import_circle_between_submodules() {
+    let all = submodule_imports();
+    assert!(all.contains_key("ser") && all["items"].contains_key("parse"));
+    for (parent, graph) in &all {
+        let circles = circles(graph);
+        assert!(
+            circles.is_empty(),
+            "import circles in {parent}/: {circles:?}"
+        );
+    }
+}
+
+#[test]
+fn the_submodule_scan_sees_sibling_imports() {
+    let code = code_only("use super::map::MapSer;\nuse super::{Error, store::put};\n");
+    let names: Vec<_> = names_after(&code, "super::").into_iter().collect();
+    assert_eq!(names, ["map", "store"]);
+    assert_eq!(module_path(Path::new("ser/key.rs")), ["ser", "key"]);
+    assert_eq!(module_path(Path::new("atom/mod.rs")), ["atom"]);
+    let graph = BTreeMap::from([
+        ("key".to_string(), BTreeSet::from(["map".to_string()])),
+        ("map".to_string(), BTreeSet::from(["key".to_string()])),
+    ]);
+    assert_eq!(circles(&graph).len(), 2);
 }
 
 #[test]
