@@ -238,6 +238,47 @@ fn with_module_rows() {
     refused::<Id>("82 0102");
 }
 
+/// Every `with` module's `option` twin, with `default` for absent fields.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Maybe {
+    #[serde(with = "keks::serde::tai64::option", default)]
+    at: Option<SystemTime>,
+    #[serde(with = "keks::serde::hexlet::option", default)]
+    id: Option<[u8; 16]>,
+    #[serde(with = "keks::serde::magic::option", default)]
+    kind: Option<[u8; 12]>,
+}
+
+#[test]
+fn option_module_rows() {
+    // `None` is NIL; `Some` is what the plain module writes.
+    let none = Maybe {
+        at: None,
+        id: None,
+        kind: None,
+    };
+    row(none, "09 C2 6174 01 C2 6964 01 C4 6B696E64 01 00");
+    let some = Maybe {
+        at: Some(UNIX_EPOCH + Duration::from_secs(1_483_228_800)),
+        id: Some([0xAB; 16]),
+        kind: Some(*b"cm/pub\0\0\0\0\0\0"),
+    };
+    let hexlet = "04 ABABABABABABABABABABABABABABABAB";
+    let magic = "4B454B53 636D2F707562 000000000000";
+    let doc = format!("09 C2 6174 18 40000000586846A5 C2 6964 {hexlet} C4 6B696E64 {magic} 00");
+    row(some, &doc);
+    // An absent field reads as `None` (`default`); a wrong type is refused.
+    reads(
+        &format!("09 C2 6964 {hexlet} 00"),
+        Maybe {
+            at: None,
+            id: Some([0xAB; 16]),
+            kind: None,
+        },
+    );
+    refused::<Maybe>("09 C2 6964 0C 81 05 00");
+}
+
 #[cfg(feature = "uuid")]
 #[test]
 fn uuid_row() {
@@ -245,6 +286,10 @@ fn uuid_row() {
     struct U(#[serde(with = "keks::serde::uuid")] uuid::Uuid);
     let u = uuid::Uuid::from_u128(0x0E87_5E3F_D385_49EB_87B4_BE42_D641_C367);
     row(U(u), "04 0E875E3FD38549EB87B4BE42D641C367");
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct MaybeU(#[serde(with = "keks::serde::uuid::option")] Option<uuid::Uuid>);
+    row(MaybeU(Some(u)), "04 0E875E3FD38549EB87B4BE42D641C367");
+    row(MaybeU(None), "01");
 }
 
 #[test]

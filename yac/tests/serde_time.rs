@@ -23,12 +23,41 @@ trait Case: Serialize + DeserializeOwned + PartialEq + Debug {
     const NAME: &'static str;
     /// `secs` (floor) + `nsec` after 1970-01-01 UTC, if the type holds it.
     fn at(secs: i64, nsec: u32) -> Option<Self>;
+    /// The same field through the module's `option` twin.
+    type Twin: Serialize + DeserializeOwned + PartialEq + Debug;
+    fn twin(v: Option<Self>) -> Self::Twin;
 }
+
+/// A newtype of an `Option` field through `$path` (an `option` module),
+/// the twin of the `Case` `$case`.
+macro_rules! twin {
+    ($feature:literal $twin:ident $case:ident $path:literal $t:ty) => {
+        #[cfg(feature = $feature)]
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct $twin(#[serde(with = $path)] Option<$t>);
+        #[cfg(feature = $feature)]
+        impl $twin {
+            fn of(v: Option<$case>) -> Self {
+                $twin(v.map(|$case(t)| t))
+            }
+        }
+    };
+}
+
+twin!("std" SysTwin Sys "yac::serde::tai64::option" SystemTime);
+twin!("time" TimeTwin Time "yac::serde::tai64::time::option" time::OffsetDateTime);
+twin!("time" TimeUtcTwin TimeUtc "yac::serde::tai64::time::utc::option" time::UtcDateTime);
+twin!("chrono" ChronoTwin Chrono "yac::serde::tai64::chrono::option" chrono::DateTime<chrono::Utc>);
+twin!("jiff" JiffTwin Jiff "yac::serde::tai64::jiff::option" jiff::Timestamp);
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct Sys(#[serde(with = "yac::serde::tai64")] SystemTime);
 
 impl Case for Sys {
+    type Twin = SysTwin;
+    fn twin(v: Option<Self>) -> SysTwin {
+        SysTwin::of(v)
+    }
     const NAME: &'static str = "SystemTime";
     fn at(secs: i64, nsec: u32) -> Option<Self> {
         let t = match u64::try_from(secs) {
@@ -45,6 +74,10 @@ struct Time(#[serde(with = "yac::serde::tai64::time")] time::OffsetDateTime);
 
 #[cfg(feature = "time")]
 impl Case for Time {
+    type Twin = TimeTwin;
+    fn twin(v: Option<Self>) -> TimeTwin {
+        TimeTwin::of(v)
+    }
     const NAME: &'static str = "time::OffsetDateTime";
     fn at(secs: i64, nsec: u32) -> Option<Self> {
         let t = time::OffsetDateTime::from_unix_timestamp(secs).ok()?;
@@ -61,6 +94,10 @@ struct TimeUtc(#[serde(with = "yac::serde::tai64::time::utc")] time::UtcDateTime
 
 #[cfg(feature = "time")]
 impl Case for TimeUtc {
+    type Twin = TimeUtcTwin;
+    fn twin(v: Option<Self>) -> TimeUtcTwin {
+        TimeUtcTwin::of(v)
+    }
     const NAME: &'static str = "time::UtcDateTime";
     fn at(secs: i64, nsec: u32) -> Option<Self> {
         let t = time::UtcDateTime::from_unix_timestamp(secs).ok()?;
@@ -74,6 +111,10 @@ struct Chrono(#[serde(with = "yac::serde::tai64::chrono")] chrono::DateTime<chro
 
 #[cfg(feature = "chrono")]
 impl Case for Chrono {
+    type Twin = ChronoTwin;
+    fn twin(v: Option<Self>) -> ChronoTwin {
+        ChronoTwin::of(v)
+    }
     const NAME: &'static str = "chrono::DateTime<Utc>";
     fn at(secs: i64, nsec: u32) -> Option<Self> {
         chrono::DateTime::from_timestamp(secs, nsec).map(Chrono)
@@ -86,6 +127,10 @@ struct Jiff(#[serde(with = "yac::serde::tai64::jiff")] jiff::Timestamp);
 
 #[cfg(feature = "jiff")]
 impl Case for Jiff {
+    type Twin = JiffTwin;
+    fn twin(v: Option<Self>) -> JiffTwin {
+        JiffTwin::of(v)
+    }
     const NAME: &'static str = "jiff::Timestamp";
     fn at(secs: i64, nsec: u32) -> Option<Self> {
         // From nanoseconds, so that jiff itself picks the sign of the
@@ -219,6 +264,23 @@ fn refuses_what_it_cannot_hold<T: Case>(range_too: bool) {
     refuses::<T>("18 8000000000000000", "2^63");
 }
 
+/// The `option` twin writes `None` as NIL and `Some` as the plain module
+/// does, and reads both back.
+fn option_twin_is_nil_or_the_label<T: Case>() {
+    let none = T::twin(None);
+    assert_eq!(yac::to_vec(&none).unwrap(), [0x01], "{}", T::NAME);
+    assert_eq!(yac::from_slice::<T::Twin>(&[0x01]).unwrap(), none);
+    for (secs, nsec, label) in spec_vectors() {
+        let some = T::twin(T::at(secs, nsec));
+        let doc = hex(label);
+        assert_eq!(yac::to_vec(&some).unwrap(), doc, "{} {label}", T::NAME);
+        assert_eq!(yac::from_slice::<T::Twin>(&doc).unwrap(), some);
+    }
+    let hexlet = hex("04 00000000000000000000000000000000");
+    let e = yac::from_slice::<T::Twin>(&hexlet).unwrap_err().to_string();
+    assert!(e.contains("Tai64"), "{}: {e}", T::NAME);
+}
+
 macro_rules! cases {
     ($($feature:literal $module:ident $t:ident $range:literal;)*) => {$(
         #[cfg(feature = $feature)]
@@ -239,6 +301,10 @@ macro_rules! cases {
             #[test]
             fn refusals() {
                 refuses_what_it_cannot_hold::<$t>($range);
+            }
+            #[test]
+            fn option_twin() {
+                option_twin_is_nil_or_the_label::<$t>();
             }
         }
     )*};

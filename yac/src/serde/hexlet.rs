@@ -29,3 +29,5 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 16], D::Error
         .try_into()
         .map_err(|_| de::Error::invalid_length(f.bytes().len(), &"16 bytes"))
 }
+
+super::option::option_module!([u8; 16], "keks::serde::hexlet::option");

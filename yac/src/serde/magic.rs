@@ -29,3 +29,5 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 12], D::Error
         .try_into()
         .map_err(|_| de::Error::invalid_length(f.bytes().len(), &"12 bytes"))
 }
+
+super::option::option_module!([u8; 12], "keks::serde::magic::option");

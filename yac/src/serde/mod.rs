@@ -46,6 +46,7 @@ pub(crate) mod error;
 pub(crate) mod ext;
 pub mod hexlet;
 pub mod magic;
+mod option;
 pub(crate) mod plan;
 #[cfg(any(
     feature = "std",

@@ -69,6 +69,8 @@ use serde::{de, ser, Deserializer, Serializer};
 use super::ext::{self, Ext};
 use crate::tai64::{Tai, Utc};
 
+#[cfg(feature = "std")]
+super::option::option_module!(std::time::SystemTime, "keks::serde::tai64::option");
 #[cfg(feature = "chrono")]
 pub mod chrono;
 #[cfg(feature = "jiff")]

@@ -25,3 +25,5 @@ pub fn serialize<S: Serializer>(id: &uuid::Uuid, s: S) -> Result<S::Ok, S::Error
 pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<uuid::Uuid, D::Error> {
     super::hexlet::deserialize(d).map(uuid::Uuid::from_bytes)
 }
+
+super::option::option_module!(::uuid::Uuid, "keks::serde::uuid::option");

@@ -63,3 +63,8 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::
     let nsec = if utc.leap { utc.nsec + NS } else { utc.nsec };
     DateTime::from_timestamp(utc.secs, nsec).ok_or_else(|| super::too_far(&utc, NAME))
 }
+
+crate::serde::option::option_module!(
+    ::chrono::DateTime<::chrono::Utc>,
+    "keks::serde::tai64::chrono::option"
+);

@@ -45,3 +45,5 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Erro
     let nsec = i32::try_from(utc.nsec).map_err(|_| super::too_far(&utc, NAME))?;
     Timestamp::new(utc.secs, nsec).map_err(|_| super::too_far(&utc, NAME))
 }
+
+crate::serde::option::option_module!(::jiff::Timestamp, "keks::serde::tai64::jiff::option");

@@ -74,4 +74,11 @@ pub mod utc {
         UtcDateTime::from_unix_timestamp_nanos(super::nanos(&utc))
             .map_err(|_| super::super::too_far(&utc, NAME))
     }
+
+    crate::serde::option::option_module!(
+        ::time::UtcDateTime,
+        "keks::serde::tai64::time::utc::option"
+    );
 }
+
+crate::serde::option::option_module!(::time::OffsetDateTime, "keks::serde::tai64::time::option");
