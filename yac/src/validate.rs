@@ -24,7 +24,7 @@
 //!
 //! [`Items::parse`]: crate::items::Items::parse
 
-use crate::atom::{self, tag};
+use crate::atom::{self, tag, Class};
 use crate::error::Error;
 use crate::grammar::{self, Fed, Grammar, State, Step, WordLevels, PARENT_LIST};
 use crate::rules::{key_above, Options};
@@ -433,32 +433,32 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
 /// The value atom at the window `w`, the start of `rest`.
 #[inline(always)]
 fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8], b: &mut StrBatch) -> Val {
-    let t = w[0];
-    // The integers first: the commonest atoms in number-heavy documents.
-    if t & !1 == tag::PINT {
-        return match atom::window_int_len(w) {
+    match atom::class(w[0]) {
+        Class::Pint | Class::Nint => match atom::window_int_len(w) {
             Some(used) => Val::Leaf(used),
             None => Val::Slow,
-        };
-    }
-    if t >= tag::BIN {
-        let Some((head, n)) = atom::window_string_header(w) else {
-            return Val::Slow;
-        };
-        let Some(body) = rest.get(head..head + n) else {
-            return Val::Slow;
-        };
-        if !TRUST && t >= tag::STR && !b.window_str(w, body) {
-            return Val::Slow;
+        },
+        Class::List => Val::Open(false),
+        Class::Map => Val::Open(true),
+        Class::Eoc => Val::Close,
+        Class::Nil | Class::False | Class::True => Val::Leaf(1),
+        Class::Bin => match atom::window_string_header(w) {
+            Some((head, n)) if rest.get(head..head + n).is_some() => Val::Leaf(head + n),
+            _ => Val::Slow,
+        },
+        Class::Str => {
+            let Some((head, n)) = atom::window_string_header(w) else {
+                return Val::Slow;
+            };
+            let Some(body) = rest.get(head..head + n) else {
+                return Val::Slow;
+            };
+            if !TRUST && !b.window_str(w, body) {
+                return Val::Slow;
+            }
+            Val::Leaf(head + n)
         }
-        return Val::Leaf(head + n);
-    }
-    match t {
-        tag::LIST => Val::Open(false),
-        tag::MAP => Val::Open(true),
-        tag::EOC => Val::Close,
-        tag::NIL..=tag::TRUE => Val::Leaf(1),
-        _ => Val::Slow,
+        Class::Other => Val::Slow,
     }
 }
 
