@@ -430,6 +430,14 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
     done
 }
 
+/// `rest` after the `used` bytes of an atom the loop took from it (so
+/// `used <= rest.len()`): the `min` lets the compiler cut without a
+/// check of its own, where `get` would test and select twice.
+#[inline(always)]
+fn skip(rest: &[u8], used: usize) -> &[u8] {
+    rest.split_at(used.min(rest.len())).1
+}
+
 /// The value atom at the window `w`, the start of `rest`.
 #[inline(always)]
 fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8], b: &mut StrBatch) -> Val {
@@ -492,22 +500,26 @@ fn open<const KEYS: bool>(
 /// Closes the innermost container at the EOC that starts `s.rest`.
 #[inline(always)]
 fn close<'a, const KEYS: bool>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
-    if s.depth == 1 {
-        s.depth = 0;
-        s.rest = s.rest.get(1..).unwrap_or_default();
-        return Closed::Root;
-    }
     if !KEYS {
+        if s.depth == 1 {
+            return close_root(s);
+        }
         s.depth -= 1;
-        s.rest = s.rest.get(1..).unwrap_or_default();
+        s.rest = skip(s.rest, 1);
         return Closed::List;
     }
+    // At depth 1 (the root) the index wraps to no level: one test for
+    // both.
     let Some(&parent) = levels.get(s.depth.wrapping_sub(2)) else {
-        return Closed::Slow;
+        return if s.depth == 1 {
+            close_root(s)
+        } else {
+            Closed::Slow
+        };
     };
     if parent == PARENT_LIST {
         s.depth -= 1;
-        s.rest = s.rest.get(1..).unwrap_or_default();
+        s.rest = skip(s.rest, 1);
         s.in_map = false;
         return Closed::List;
     }
@@ -519,8 +531,16 @@ fn close<'a, const KEYS: bool>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>
     s.prev_key = key;
     s.key_at = parent;
     s.depth -= 1;
-    s.rest = s.rest.get(1..).unwrap_or_default();
+    s.rest = skip(s.rest, 1);
     s.in_map = true;
     s.val_due = false;
     Closed::Map
+}
+
+/// Closes the root container at the EOC that starts `s.rest`.
+#[inline(always)]
+fn close_root(s: &mut Regs<'_>) -> Closed {
+    s.depth = 0;
+    s.rest = skip(s.rest, 1);
+    Closed::Root
 }
