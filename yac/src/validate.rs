@@ -347,7 +347,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
                 };
                 match value::<TRUST>(w, s.rest, b) {
                     Val::Leaf(used) => {
-                        s.rest = s.rest.get(used..).unwrap_or_default();
+                        s.rest = skip(s.rest, used);
                         s.nodes += 1;
                     }
                     Val::Open(is_map) => {
