@@ -305,7 +305,8 @@ fn value(
             };
             (ItemValue { u: v }, m, used)
         }
-        Class::List | Class::Map => return open(nodes, s, t),
+        Class::List => return open(nodes, s, false),
+        Class::Map => return open(nodes, s, true),
         Class::Eoc if eoc_closes => return Value::Flow(close(nodes, s)),
         // NIL, FALSE, TRUE are 1, 2, 3 and their types 2, 3, 4.
         Class::Nil | Class::False | Class::True => {
@@ -344,16 +345,15 @@ fn value(
     }
 }
 
-/// Opens a LIST or MAP (tag `t`) as the next child and descends into it.
+/// Opens a LIST or MAP (`is_map`) as the next child and descends into it.
 #[inline(always)]
-fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8) -> Value {
+fn open(nodes: &mut [Item], s: &mut Regs<'_>, is_map: bool) -> Value {
     if s.depth_room == 0 {
         return SLOW;
     }
     let Some(slot) = nodes.get_mut(s.len) else {
         return SLOW;
     };
-    let is_map = t == tag::MAP;
     let ty = if is_map {
         ItemType::Map
     } else {
