@@ -24,7 +24,7 @@
 //!
 //! [`Items::parse`]: crate::items::Items::parse
 
-use crate::atom::{self, tag};
+use crate::atom::{self, tag, Class};
 use crate::error::Error;
 use crate::grammar::{self, Fed, Grammar, State, Step, WordLevels, PARENT_LIST};
 use crate::rules::{key_above, Options};
@@ -347,7 +347,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
                 };
                 match value::<TRUST>(w, s.rest, b) {
                     Val::Leaf(used) => {
-                        s.rest = s.rest.get(used..).unwrap_or_default();
+                        s.rest = skip(s.rest, used);
                         s.nodes += 1;
                     }
                     Val::Open(is_map) => {
@@ -430,35 +430,43 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
     done
 }
 
+/// `rest` after the `used` bytes of an atom the loop took from it (so
+/// `used <= rest.len()`): the `min` lets the compiler cut without a
+/// check of its own, where `get` would test and select twice.
+#[inline(always)]
+fn skip(rest: &[u8], used: usize) -> &[u8] {
+    rest.split_at(used.min(rest.len())).1
+}
+
 /// The value atom at the window `w`, the start of `rest`.
 #[inline(always)]
 fn value<const TRUST: bool>(w: &[u8; 16], rest: &[u8], b: &mut StrBatch) -> Val {
-    let t = w[0];
-    // The integers first: the commonest atoms in number-heavy documents.
-    if t & !1 == tag::PINT {
-        return match atom::window_int_len(w) {
+    match atom::class(w[0]) {
+        Class::Pint | Class::Nint => match atom::window_int_len(w) {
             Some(used) => Val::Leaf(used),
             None => Val::Slow,
-        };
-    }
-    if t >= tag::BIN {
-        let Some((head, n)) = atom::window_string_header(w) else {
-            return Val::Slow;
-        };
-        let Some(body) = rest.get(head..head + n) else {
-            return Val::Slow;
-        };
-        if !TRUST && t >= tag::STR && !b.window_str(w, body) {
-            return Val::Slow;
+        },
+        Class::List => Val::Open(false),
+        Class::Map => Val::Open(true),
+        Class::Eoc => Val::Close,
+        Class::Nil | Class::False | Class::True => Val::Leaf(1),
+        Class::Bin => match atom::window_string_header(w) {
+            Some((head, n)) if rest.get(head..head + n).is_some() => Val::Leaf(head + n),
+            _ => Val::Slow,
+        },
+        Class::Str => {
+            let Some((head, n)) = atom::window_string_header(w) else {
+                return Val::Slow;
+            };
+            let Some(body) = rest.get(head..head + n) else {
+                return Val::Slow;
+            };
+            if !TRUST && !b.window_str(w, body) {
+                return Val::Slow;
+            }
+            Val::Leaf(head + n)
         }
-        return Val::Leaf(head + n);
-    }
-    match t {
-        tag::LIST => Val::Open(false),
-        tag::MAP => Val::Open(true),
-        tag::EOC => Val::Close,
-        tag::NIL..=tag::TRUE => Val::Leaf(1),
-        _ => Val::Slow,
+        Class::Other => Val::Slow,
     }
 }
 
@@ -492,22 +500,26 @@ fn open<const KEYS: bool>(
 /// Closes the innermost container at the EOC that starts `s.rest`.
 #[inline(always)]
 fn close<'a, const KEYS: bool>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>) -> Closed {
-    if s.depth == 1 {
-        s.depth = 0;
-        s.rest = s.rest.get(1..).unwrap_or_default();
-        return Closed::Root;
-    }
     if !KEYS {
+        if s.depth == 1 {
+            return close_root(s);
+        }
         s.depth -= 1;
-        s.rest = s.rest.get(1..).unwrap_or_default();
+        s.rest = skip(s.rest, 1);
         return Closed::List;
     }
+    // At depth 1 (the root) the index wraps to no level: one test for
+    // both.
     let Some(&parent) = levels.get(s.depth.wrapping_sub(2)) else {
-        return Closed::Slow;
+        return if s.depth == 1 {
+            close_root(s)
+        } else {
+            Closed::Slow
+        };
     };
     if parent == PARENT_LIST {
         s.depth -= 1;
-        s.rest = s.rest.get(1..).unwrap_or_default();
+        s.rest = skip(s.rest, 1);
         s.in_map = false;
         return Closed::List;
     }
@@ -519,8 +531,16 @@ fn close<'a, const KEYS: bool>(buf: &'a [u8], levels: &[usize], s: &mut Regs<'a>
     s.prev_key = key;
     s.key_at = parent;
     s.depth -= 1;
-    s.rest = s.rest.get(1..).unwrap_or_default();
+    s.rest = skip(s.rest, 1);
     s.in_map = true;
     s.val_due = false;
     Closed::Map
+}
+
+/// Closes the root container at the EOC that starts `s.rest`.
+#[inline(always)]
+fn close_root(s: &mut Regs<'_>) -> Closed {
+    s.depth = 0;
+    s.rest = skip(s.rest, 1);
+    Closed::Root
 }

@@ -356,3 +356,57 @@ fn count_nodes_is_the_reference_count() {
     let doc = bytes("09 C162 01 C161 01 01 00");
     assert_eq!(count_nodes(&doc, 0), Ok((6, doc.len())));
 }
+
+/// Every tag byte, with second bytes that make it short, long, minimal or
+/// not, as a LIST item, a MAP key and a MAP value, far enough from the
+/// end for the fast loops' 16-byte windows (whose dispatch is a table of
+/// every tag byte): the validator agrees with the parser, and the
+/// counting pass with the reference count built on the exact decoder.
+#[test]
+fn every_tag_byte_agrees_in_the_fast_loops() {
+    let mut outcomes = std::collections::HashSet::new();
+    for t in 0..=255u8 {
+        for second in [0x00u8, 0x01, 0x80, 0x81, 0x88, 0x89, 0xC3, b'a'] {
+            let mut atom = vec![t, second];
+            // Then letters, or zeros (a non-minimal integer, NUL in a STR).
+            for fill in [b'a', 0] {
+                atom.truncate(2);
+                atom.extend(std::iter::repeat_n(fill, 70));
+                let wraps: [(&str, &str); 4] = [
+                    ("08", "00"),
+                    ("08 08", "00 01 00"),
+                    ("09 C161", "00"),
+                    ("09", "01 00"),
+                ];
+                for (pre, post) in wraps {
+                    let mut doc = bytes(pre);
+                    doc.extend_from_slice(&atom);
+                    doc.extend(bytes(post));
+                    doc.extend([0x01; 20]);
+                    let r = same_all_ways(&doc);
+                    let name = match r {
+                        Ok(_) => "Ok".to_string(),
+                        Err(e) => format!("{e:?}").split('(').next().unwrap().to_string(),
+                    };
+                    outcomes.insert(name);
+                    assert_eq!(
+                        count_nodes(&doc, 0),
+                        count_nodes_reference(&doc, 0),
+                        "{}",
+                        walk::hex_head(&doc)
+                    );
+                }
+            }
+        }
+    }
+    for want in [
+        "Ok",
+        "UnknownType",
+        "IntNonMinimal",
+        "BadUtf8",
+        "MapBadKey",
+        "MapNoVal",
+    ] {
+        assert!(outcomes.contains(want), "no {want} in {outcomes:?}");
+    }
+}

@@ -26,7 +26,9 @@ pub use window::{decode_short_str, decode_window_string, decode_window_words, Qu
 }
 #[cfg(test)]
 pub(crate) use window::decode_window;
-pub(crate) use window::{window_int, window_int_len, window_string_header};
+#[cfg(test)]
+pub(crate) use window::CLASS;
+pub(crate) use window::{class, window_int, window_int_len, window_string_header, Class};
 
 /// Tag bytes of the format; names as in FORMAT.md's tag table.
 #[allow(missing_docs)]
@@ -653,6 +655,52 @@ mod tests {
             taken > crate::sample::count(100_000, 100),
             "the window took only {taken} inputs"
         );
+    }
+
+    /// Every tag byte's [`Class`] names the atom the exact decoder makes of
+    /// it, and `Other` only tags that start none of those atoms.
+    #[test]
+    fn class_table_agrees_with_decode_for_every_tag() {
+        for t in 0..=255u8 {
+            // The tag, a zero-length BIN body (for the integers) and
+            // enough bytes for any STR/BIN of a one-byte header.
+            let mut v = std::vec![t, tag::BIN];
+            v.extend([b'a'; 70]);
+            let got = decode_slow(&v).map(|(a, _)| a);
+            // For the strings: zero length bytes (in the forms that have
+            // them), then ASCII letters enough for the longest such length.
+            let mut text = std::vec![t];
+            text.extend(std::iter::repeat_n(
+                0,
+                [0, 1, 2, 8][usize::from(t & 0x3F).saturating_sub(60).min(3)],
+            ));
+            text.extend([b'a'; 66_000]);
+            let want = match CLASS[usize::from(t)] {
+                Class::Eoc => matches!(got, Ok(Atom::Eoc)),
+                Class::Nil => matches!(got, Ok(Atom::Nil)),
+                Class::False => matches!(got, Ok(Atom::Bool(false))),
+                Class::True => matches!(got, Ok(Atom::Bool(true))),
+                Class::List => matches!(got, Ok(Atom::List)),
+                Class::Map => matches!(got, Ok(Atom::Map)),
+                Class::Pint => got == Ok(Atom::Uint(0)),
+                Class::Nint => got == Ok(Atom::Nint(-1)),
+                Class::Bin => matches!(decode_slow(&text), Ok((Atom::Bin(_), _))),
+                Class::Str => matches!(decode_slow(&text), Ok((Atom::Str(_), _))),
+                Class::Other => !matches!(
+                    got,
+                    Ok(Atom::Eoc
+                        | Atom::Nil
+                        | Atom::Bool(_)
+                        | Atom::List
+                        | Atom::Map
+                        | Atom::Uint(_)
+                        | Atom::Nint(_)
+                        | Atom::Bin(_)
+                        | Atom::Str(_))
+                ),
+            };
+            assert!(want, "tag {t:02X}: {:?} vs {got:?}", CLASS[usize::from(t)]);
+        }
     }
 
     /// fuzz/artifacts crash-ca074e26: +INT whose BIN body ends at 2^64 - 1,

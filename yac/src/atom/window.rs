@@ -111,24 +111,85 @@ const CLASS_BYTES: u8 = 0x20;
 const CLASS_OTHER: u8 = 0xFF;
 
 /// How [`decode_window_words`] goes on from each tag byte: the type of a
-/// one-byte atom (its `ItemType` value, at most `Map`), or a `CLASS_*`.
+/// one-byte atom (its `ItemType` value, at most `Map`), or a `CLASS_*`;
+/// derived from [`CLASS`].
 static WINDOW_CLASS: [u8; 256] = {
     let mut c = [CLASS_OTHER; 256];
-    c[tag::EOC as usize] = ItemType::Eoc as u8;
-    c[tag::NIL as usize] = ItemType::Nil as u8;
-    c[tag::FALSE as usize] = ItemType::False as u8;
-    c[tag::TRUE as usize] = ItemType::True as u8;
-    c[tag::LIST as usize] = ItemType::List as u8;
-    c[tag::MAP as usize] = ItemType::Map as u8;
-    c[tag::PINT as usize] = CLASS_PINT;
-    c[tag::NINT as usize] = CLASS_NINT;
-    let mut t = tag::BIN as usize;
+    let mut t = 0;
     while t < 256 {
-        c[t] = CLASS_BYTES;
+        c[t] = match CLASS[t] {
+            Class::Other => CLASS_OTHER,
+            Class::Pint => CLASS_PINT,
+            Class::Nint => CLASS_NINT,
+            Class::Bin | Class::Str => CLASS_BYTES,
+            one => one as u8,
+        };
         t += 1;
     }
     c
 };
+
+/// What a tag byte starts, for the fast loops' dispatch: the atoms whose
+/// tag alone says how to go on (each with its `ItemType` value), and
+/// `Other` for every tag left to the exact decoder. [`CLASS`] maps every
+/// tag byte to one; the fast loops `match` on it, which compiles to one
+/// table jump instead of a chain of compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Class {
+    /// Any other tag (HEXLET, BLOB, floats, TAI64, MAGIC, unknown).
+    Other = 0,
+    /// EOC.
+    Eoc = ItemType::Eoc as u8,
+    /// NIL.
+    Nil = ItemType::Nil as u8,
+    /// FALSE.
+    False = ItemType::False as u8,
+    /// TRUE.
+    True = ItemType::True as u8,
+    /// +INT (its BIN body follows).
+    Pint = ItemType::Pint as u8,
+    /// -INT (its BIN body follows).
+    Nint = ItemType::Nint as u8,
+    /// LIST.
+    List = ItemType::List as u8,
+    /// MAP.
+    Map = ItemType::Map as u8,
+    /// BIN, any length form.
+    Bin = ItemType::Bin as u8,
+    /// STR, any length form.
+    Str = ItemType::Str as u8,
+}
+
+/// The [`Class`] of every tag byte: the tag table of FORMAT.md for the
+/// atoms the fast loops take, in one place.
+pub(crate) static CLASS: [Class; 256] = {
+    let mut c = [Class::Other; 256];
+    c[tag::EOC as usize] = Class::Eoc;
+    c[tag::NIL as usize] = Class::Nil;
+    c[tag::FALSE as usize] = Class::False;
+    c[tag::TRUE as usize] = Class::True;
+    c[tag::LIST as usize] = Class::List;
+    c[tag::MAP as usize] = Class::Map;
+    c[tag::PINT as usize] = Class::Pint;
+    c[tag::NINT as usize] = Class::Nint;
+    let mut t = tag::BIN as usize;
+    while t < 256 {
+        c[t] = if t < tag::STR as usize {
+            Class::Bin
+        } else {
+            Class::Str
+        };
+        t += 1;
+    }
+    c
+};
+
+/// The [`Class`] of tag byte `t`.
+#[inline(always)]
+pub(crate) fn class(t: u8) -> Class {
+    CLASS[usize::from(t)]
+}
 
 /// `decode_window` of a +INT/-INT: its BIN body must be minimal, at
 /// most 8 bytes long, and fit `u64`/`i64`.

@@ -18,7 +18,7 @@
 
 use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
-use crate::atom::{self, tag, ItemType, Quick};
+use crate::atom::{self, tag, Class, ItemType, Quick};
 use crate::rules::key_above;
 use crate::utf8::StrBatch;
 
@@ -298,25 +298,28 @@ fn value(
     b: &mut StrBatch,
 ) -> Value {
     let t = w[0];
-    let (v, item_meta, used) = match t {
-        tag::PINT | tag::NINT => {
+    let (v, item_meta, used) = match atom::class(t) {
+        Class::Pint | Class::Nint => {
             let Some((v, m, used)) = small_int(w) else {
                 return SLOW;
             };
             (ItemValue { u: v }, m, used)
         }
-        tag::LIST | tag::MAP => return open(nodes, s, t),
-        tag::EOC if eoc_closes => return Value::Flow(close(nodes, s)),
+        Class::List => return open(nodes, s, false),
+        Class::Map => return open(nodes, s, true),
+        Class::Eoc if eoc_closes => return Value::Flow(close(nodes, s)),
         // NIL, FALSE, TRUE are 1, 2, 3 and their types 2, 3, 4.
-        tag::NIL..=tag::TRUE => (ItemValue { u: 0 }, meta(ItemType::from_u8(t + 1), 0), 1),
-        tag::BIN..=0xFF => {
+        Class::Nil | Class::False | Class::True => {
+            (ItemValue { u: 0 }, meta(ItemType::from_u8(t + 1), 0), 1)
+        }
+        class @ (Class::Bin | Class::Str) => {
             let Some((head, n)) = atom::window_string_header(w) else {
                 return SLOW;
             };
             let Some((body, tail)) = s.rest.get(head..).and_then(|b| b.split_at_checked(n)) else {
                 return SLOW;
             };
-            let ty = if t >= tag::STR {
+            let ty = if class == Class::Str {
                 if !lim.trust_utf8 && !b.window_str(w, body) {
                     return SLOW;
                 }
@@ -330,7 +333,7 @@ fn value(
                 SLOW
             };
         }
-        _ => return SLOW,
+        Class::Eoc | Class::Other => return SLOW,
     };
     let Some(tail) = s.rest.get(used..) else {
         return SLOW;
@@ -342,16 +345,15 @@ fn value(
     }
 }
 
-/// Opens a LIST or MAP (tag `t`) as the next child and descends into it.
+/// Opens a LIST or MAP (`is_map`) as the next child and descends into it.
 #[inline(always)]
-fn open(nodes: &mut [Item], s: &mut Regs<'_>, t: u8) -> Value {
+fn open(nodes: &mut [Item], s: &mut Regs<'_>, is_map: bool) -> Value {
     if s.depth_room == 0 {
         return SLOW;
     }
     let Some(slot) = nodes.get_mut(s.len) else {
         return SLOW;
     };
-    let is_map = t == tag::MAP;
     let ty = if is_map {
         ItemType::Map
     } else {
