@@ -384,6 +384,11 @@ impl StrBatch {
     #[inline(never)]
     fn gather(&mut self, body: &[u8]) -> bool {
         let n = body.len();
+        // ASCII without NUL (most long texts): a scan, cheaper than the
+        // copy and the simdutf8 pass.
+        if sse::ascii_without_nul(body) {
+            return true;
+        }
         if n > GATHER_MAX {
             return check_str(body).is_ok();
         }
@@ -493,6 +498,26 @@ mod sse {
     pub(super) fn not_ascii(b: &[u8; 16]) -> u32 {
         // SAFETY: SSE2 is part of the x86_64 baseline, always present.
         unsafe { _mm_movemask_epi8(_mm_subs_epi8(load(b), _mm_set1_epi8(1))) as u32 }
+    }
+
+    /// Whether `bytes` (16 or more; shorter ones give `false`) are all in
+    /// 0x01..=0x7F: 16 bytes a step, the last step overlapping the one
+    /// before; it stops at the first step with another byte, so that a
+    /// payload that is not ASCII (which the caller then copies) costs
+    /// little more than its first non-ASCII step.
+    #[inline(always)]
+    pub(super) fn ascii_without_nul(bytes: &[u8]) -> bool {
+        let Some(last) = bytes.last_chunk::<16>() else {
+            return false;
+        };
+        for step in bytes.chunks_exact(16) {
+            if let Some(step) = step.first_chunk::<16>() {
+                if not_ascii(step) != 0 {
+                    return false;
+                }
+            }
+        }
+        not_ascii(last) == 0
     }
 
     /// The zero bytes.
@@ -648,6 +673,29 @@ mod tests {
                 }
             }
             assert_eq!(window_ascii(&[0x7F; 16], n), n < 16, "n {n}");
+        }
+    }
+
+    /// The vector scan of long payloads sees a bad byte at every position
+    /// of every length it takes (16 bytes up), and refuses shorter input.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_scan_matches_the_byte_definition() {
+        for len in 0..=100usize {
+            let good = vec![0x7Fu8; len];
+            assert_eq!(sse::ascii_without_nul(&good), len >= 16, "len {len}");
+            for at in 0..len {
+                for bad in [0x00u8, 0x01, 0x80, 0xC3, 0xFF] {
+                    let mut v = vec![b'a'; len];
+                    v[at] = bad;
+                    let want = len >= 16 && bad == 0x01;
+                    assert_eq!(
+                        sse::ascii_without_nul(&v),
+                        want,
+                        "len {len} at {at} byte {bad:#x}"
+                    );
+                }
+            }
         }
     }
 
