@@ -383,12 +383,17 @@ impl StrBatch {
     #[cfg(target_arch = "x86_64")]
     #[inline(never)]
     fn gather(&mut self, body: &[u8]) -> bool {
-        let n = body.len();
         // ASCII without NUL (most long texts): a scan, cheaper than the
-        // copy and the simdutf8 pass.
-        if sse::ascii_without_nul(body) {
-            return true;
-        }
+        // copy and the simdutf8 pass. Apart from the copy, which needs
+        // more registers (saved and restored on every call).
+        sse::ascii_without_nul(body) || self.gather_copy(body)
+    }
+
+    /// [`gather`](Self::gather) of a payload that is not ASCII.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(never)]
+    fn gather_copy(&mut self, body: &[u8]) -> bool {
+        let n = body.len();
         if n > GATHER_MAX {
             return check_str(body).is_ok();
         }
