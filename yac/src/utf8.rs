@@ -505,24 +505,34 @@ mod sse {
         unsafe { _mm_movemask_epi8(_mm_subs_epi8(load(b), _mm_set1_epi8(1))) as u32 }
     }
 
-    /// Whether `bytes` (16 or more; shorter ones give `false`) are all in
-    /// 0x01..=0x7F: 16 bytes a step, the last step overlapping the one
-    /// before; it stops at the first step with another byte, so that a
-    /// payload that is not ASCII (which the caller then copies) costs
-    /// little more than its first non-ASCII step.
+    /// Whether `bytes` (32 or more; shorter ones give `false`) are all in
+    /// 0x01..=0x7F: 32 bytes (two vectors) a step, then the last 32 bytes
+    /// (overlapping the step before); it stops at the first step with
+    /// another byte, so that a payload that is not ASCII (which the caller
+    /// then copies) costs little more than its first non-ASCII step.
     #[inline(always)]
     pub(super) fn ascii_without_nul(bytes: &[u8]) -> bool {
-        let Some(last) = bytes.last_chunk::<16>() else {
+        let two = |a: &[u8; 16], b: &[u8; 16]| not_ascii(a) | not_ascii(b);
+        let Some((Some(a), Some(b))) = bytes
+            .last_chunk::<32>()
+            .map(|l| (l.first_chunk::<16>(), l.last_chunk::<16>()))
+        else {
             return false;
         };
-        for step in bytes.chunks_exact(16) {
-            if let Some(step) = step.first_chunk::<16>() {
-                if not_ascii(step) != 0 {
+        // Whole steps while more than 32 bytes are left, then the last 32.
+        let mut i = 0;
+        while i + 32 < bytes.len() {
+            let Some(step) = bytes.get(i..).and_then(|s| s.first_chunk::<32>()) else {
+                return false;
+            };
+            if let (Some(a), Some(b)) = (step.first_chunk::<16>(), step.last_chunk::<16>()) {
+                if two(a, b) != 0 {
                     return false;
                 }
             }
+            i += 32;
         }
-        not_ascii(last) == 0
+        two(a, b) == 0
     }
 
     /// The zero bytes.
@@ -682,18 +692,18 @@ mod tests {
     }
 
     /// The vector scan of long payloads sees a bad byte at every position
-    /// of every length it takes (16 bytes up), and refuses shorter input.
+    /// of every length it takes (32 bytes up), and refuses shorter input.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn vector_scan_matches_the_byte_definition() {
-        for len in 0..=100usize {
+        for len in 0..=200usize {
             let good = vec![0x7Fu8; len];
-            assert_eq!(sse::ascii_without_nul(&good), len >= 16, "len {len}");
+            assert_eq!(sse::ascii_without_nul(&good), len >= 32, "len {len}");
             for at in 0..len {
                 for bad in [0x00u8, 0x01, 0x80, 0xC3, 0xFF] {
                     let mut v = vec![b'a'; len];
                     v[at] = bad;
-                    let want = len >= 16 && bad == 0x01;
+                    let want = len >= 32 && bad == 0x01;
                     assert_eq!(
                         sse::ascii_without_nul(&v),
                         want,
