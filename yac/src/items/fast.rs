@@ -218,7 +218,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch)
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && !b.window_str(w, key)) || !key_follows(nodes, s.prev_key, key) {
+        if (!lim.trust_utf8 && !b.window_key(w, key)) || !key_follows(nodes, s.prev_key, key) {
             return Flow::Stop(Stop::Slow);
         }
         let key_idx = s.len as u32;
