@@ -321,6 +321,19 @@ impl StrBatch {
         ascii_16_to_32(body) || self.gather(body)
     }
 
+    /// [`window_str`](Self::window_str) for a MAP key (1 to 60 bytes):
+    /// on x86_64 one test for a key of at most 15 ASCII bytes, with no
+    /// compare of its length, which picks the payload's bits or, from 16
+    /// bytes on, the tag's bit, always set (a STR tag is 0xC0 or above).
+    #[inline(always)]
+    pub(crate) fn window_key(&mut self, w: &[u8; 16], key: &[u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if BATCH_CAP != 0 && sse::not_ascii(w) & sse::key_bits(key.len()) == 0 {
+            return true;
+        }
+        self.window_str(w, key)
+    }
+
     /// Gathers a payload of 16 to 32 bytes, given as its first 16 bytes `a`
     /// and its last 16 bytes `b`, inline: two 16-byte copies, and the NUL
     /// test (see [`gather_window`](Self::gather_window)).
@@ -383,6 +396,16 @@ impl StrBatch {
     #[cfg(target_arch = "x86_64")]
     #[inline(never)]
     fn gather(&mut self, body: &[u8]) -> bool {
+        // ASCII without NUL (most long texts): a scan, cheaper than the
+        // copy and the simdutf8 pass. Apart from the copy, which needs
+        // more registers (saved and restored on every call).
+        sse::ascii_without_nul(body) || self.gather_copy(body)
+    }
+
+    /// [`gather`](Self::gather) of a payload that is not ASCII.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(never)]
+    fn gather_copy(&mut self, body: &[u8]) -> bool {
         let n = body.len();
         if n > GATHER_MAX {
             return check_str(body).is_ok();
@@ -495,6 +518,36 @@ mod sse {
         unsafe { _mm_movemask_epi8(_mm_subs_epi8(load(b), _mm_set1_epi8(1))) as u32 }
     }
 
+    /// Whether `bytes` (32 or more; shorter ones give `false`) are all in
+    /// 0x01..=0x7F: 32 bytes (two vectors) a step, then the last 32 bytes
+    /// (overlapping the step before); it stops at the first step with
+    /// another byte, so that a payload that is not ASCII (which the caller
+    /// then copies) costs little more than its first non-ASCII step.
+    #[inline(always)]
+    pub(super) fn ascii_without_nul(bytes: &[u8]) -> bool {
+        let two = |a: &[u8; 16], b: &[u8; 16]| not_ascii(a) | not_ascii(b);
+        let Some((Some(a), Some(b))) = bytes
+            .last_chunk::<32>()
+            .map(|l| (l.first_chunk::<16>(), l.last_chunk::<16>()))
+        else {
+            return false;
+        };
+        // Whole steps while more than 32 bytes are left, then the last 32.
+        let mut i = 0;
+        while i + 32 < bytes.len() {
+            let Some(step) = bytes.get(i..).and_then(|s| s.first_chunk::<32>()) else {
+                return false;
+            };
+            if let (Some(a), Some(b)) = (step.first_chunk::<16>(), step.last_chunk::<16>()) {
+                if two(a, b) != 0 {
+                    return false;
+                }
+            }
+            i += 32;
+        }
+        two(a, b) == 0
+    }
+
     /// The zero bytes.
     #[inline(always)]
     pub(super) fn zero(b: &[u8; 16]) -> u32 {
@@ -508,6 +561,23 @@ mod sse {
     pub(super) fn window_bits(n: usize) -> u32 {
         WINDOW_BITS.get(n).copied().unwrap_or(0)
     }
+
+    /// For a payload of `n` bytes in a window: [`window_bits`] below 16,
+    /// else bit 0 (the tag byte's); all bits from 64 on.
+    #[inline(always)]
+    pub(super) fn key_bits(n: usize) -> u32 {
+        KEY_BITS.get(n).copied().unwrap_or(u32::MAX)
+    }
+
+    static KEY_BITS: [u32; 64] = {
+        let mut m = [1; 64];
+        let mut n = 0;
+        while n < 16 {
+            m[n] = (2 << n) - 2;
+            n += 1;
+        }
+        m
+    };
 
     static WINDOW_BITS: [u32; 16] = {
         let mut m = [0; 16];
@@ -651,6 +721,51 @@ mod tests {
         }
     }
 
+    /// The vector scan of long payloads sees a bad byte at every position
+    /// of every length it takes (32 bytes up), and refuses shorter input.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn vector_scan_matches_the_byte_definition() {
+        for len in 0..=200usize {
+            let good = vec![0x7Fu8; len];
+            assert_eq!(sse::ascii_without_nul(&good), len >= 32, "len {len}");
+            for at in 0..len {
+                for bad in [0x00u8, 0x01, 0x80, 0xC3, 0xFF] {
+                    let mut v = vec![b'a'; len];
+                    v[at] = bad;
+                    let want = len >= 32 && bad == 0x01;
+                    assert_eq!(
+                        sse::ascii_without_nul(&v),
+                        want,
+                        "len {len} at {at} byte {bad:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A MAP key of every length (1 to 60 bytes), with a bad byte at every
+    /// position of the key and around it: `window_key` takes exactly the
+    /// keys that are UTF-8 without NUL, whatever follows them.
+    #[test]
+    fn window_key_sees_exactly_the_key() {
+        let want = |s: &[u8]| core::str::from_utf8(s).is_ok() && !s.contains(&0);
+        for n in 1..=60usize {
+            for at in 1..n + 3 {
+                for bad in [0x00u8, 0x80, 0xC3, 0xFF] {
+                    let mut atom = vec![tag_str(n)];
+                    atom.extend(core::iter::repeat(b'k').take(n + 18));
+                    atom[at] = bad;
+                    let w = atom.first_chunk::<16>().unwrap();
+                    let key = &atom[1..1 + n];
+                    let mut batch = StrBatch::new();
+                    let took = batch.window_key(w, key) && batch.finish();
+                    assert_eq!(took, want(key), "n {n} at {at} byte {bad:#x}");
+                }
+            }
+        }
+    }
+
     /// The size-first build's checker against `core::str::from_utf8` (plus
     /// "no NUL") on every sequence of up to four bytes drawn from the
     /// boundary values of RFC 3629's table, and on every two-byte one.
@@ -728,7 +843,14 @@ mod tests {
                 atom.extend_from_slice(&payload);
                 atom.resize(atom.len().max(16), 0xFF);
                 let w = atom.first_chunk::<16>().unwrap();
-                if !batch.window_str(w, &atom[1..1 + n]) {
+                // MAP keys (1 to 60 bytes) also through `window_key`.
+                let key = (1..=60).contains(&n) && rng.chance(1, 2);
+                let took = if key {
+                    batch.window_key(w, &atom[1..1 + n])
+                } else {
+                    batch.window_str(w, &atom[1..1 + n])
+                };
+                if !took {
                     went_on = false;
                     break;
                 }

@@ -414,7 +414,7 @@ fn fast_loop<'a, const TRUST: bool, const KEYS: bool>(
             let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
                 break 'outer false;
             };
-            if (!TRUST && !b.window_str(w, key))
+            if (!TRUST && !b.window_key(w, key))
                 || (!s.prev_key.is_empty() && !key_above(key, s.prev_key))
             {
                 break 'outer false;

@@ -20,7 +20,7 @@ use super::node::{meta, Item, ItemValue, Links, NONE, OPEN_IN_MAP};
 use super::{payload, Items, UNLINKED};
 use crate::atom::{self, tag, Class, ItemType, Quick};
 use crate::rules::key_above;
-use crate::utf8::StrBatch;
+use crate::utf8::{self, StrBatch};
 
 /// Where the fast loop stopped.
 pub(super) enum Stop {
@@ -70,7 +70,15 @@ impl<'a> Items<'a, &mut [Item]> {
             trust_utf8: self.opts.trust_utf8,
         };
         let mut strs = StrBatch::new();
-        let mut stop = run(self.nodes, &mut r, limits, &mut strs);
+        // On hosts, a copy of the loop for trusted text, where the checks
+        // and the batch are constant-folded away (and the copy that checks
+        // has no trust tests); a microcontroller build keeps one copy.
+        let mut stop = if utf8::BATCHES && limits.trust_utf8 {
+            let trusted = Limits { trust_utf8: true };
+            run(self.nodes, &mut r, trusted, &mut strs)
+        } else {
+            run(self.nodes, &mut r, limits, &mut strs)
+        };
         self.len = r.len as u32;
         self.state.cur = r.cur;
         self.state.last = match stop {
@@ -218,7 +226,7 @@ fn map_loop(nodes: &mut [Item], s: &mut Regs<'_>, lim: Limits, b: &mut StrBatch)
         let Some((key, tail)) = s.rest.get(1..).and_then(|b| b.split_at_checked(n)) else {
             return Flow::Stop(Stop::Slow);
         };
-        if (!lim.trust_utf8 && !b.window_str(w, key)) || !key_follows(nodes, s.prev_key, key) {
+        if (!lim.trust_utf8 && !b.window_key(w, key)) || !key_follows(nodes, s.prev_key, key) {
             return Flow::Stop(Stop::Slow);
         }
         let key_idx = s.len as u32;
