@@ -10,7 +10,7 @@ use core::cmp::Ordering;
 use serde::ser::{self, Serialize};
 
 use super::key::{KeySer, KeySink};
-use super::store::{put, short_window};
+use super::store::short_window;
 use super::{Error, ErrorKind, Serializer};
 use crate::atom::tag;
 use crate::grammar;
@@ -121,6 +121,7 @@ impl<'o> Serializer<'o> {
         MapSer {
             start: self.out.len(),
             first_entry: self.entries.len(),
+            first_start: self.starts.len(),
             closes,
             plan,
             next,
@@ -162,6 +163,8 @@ pub struct MapSer<'a, 'o> {
     start: usize,
     /// This MAP's first index in `ser.entries`.
     first_entry: usize,
+    /// A planned struct's first index in `ser.starts`.
+    first_start: usize,
     /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
     closes: u8,
     /// The struct's plan (an index in `ser.plans`), or [`NO_PLAN`]: none,
@@ -169,8 +172,8 @@ pub struct MapSer<'a, 'o> {
     /// the MAP's [`MapState`] is the last of `ser.maps`.
     plan: usize,
     /// The plan's next field and the end of its fields (in
-    /// `ser.plans.keys`). The entries of the fields written by the plan
-    /// are kept only when it reorders them (else
+    /// `ser.plans.keys`). Where the fields written by the plan start is
+    /// kept (in `ser.starts`) only when it reorders them (else
     /// [`off_plan`](Self::off_plan) finds them).
     next: usize,
     end: usize,
@@ -367,73 +370,101 @@ impl MapSer<'_, '_> {
     /// when the plan was learnt).
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
+        match self.ser.plans.keys.get(self.next) {
+            Some(k) if self.next < self.end && k.is(key) => {
+                let w = k.window;
+                self.put_planned(key, &w);
+                true
+            }
+            _ => self.skip_to(key),
+        }
+    }
+
+    /// [`planned_key`](Self::planned_key) of a field that is not the
+    /// plan's next: the fields before it in the plan were skipped (empty
+    /// entries), or it is not one of the plan's.
+    #[inline(never)]
+    fn skip_to(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
-        if self.next >= self.end {
+        let Some((skipped, w)) = ser.plans.keys.get(self.next..self.end).and_then(|ks| {
+            let j = ks.iter().position(|k| k.is(key))?;
+            Some((j, ks.get(j)?.window))
+        }) else {
             return false;
-        }
-        let w = match ser.plans.keys.get(self.next) {
-            Some(k) if k.is(key) => k.window,
-            _ => return false,
         };
-        self.next += 1;
-        let start = ser.out.len();
-        if key.len() <= 16 {
-            ser.put_window(&w, key.len());
-        } else {
-            ser.string(tag::STR, key.as_bytes());
-        }
         if self.reorders {
-            ser.entries.push(Entry {
-                start,
-                key: ser.out.len() - key.len(),
-                key_len: key.len(),
-            });
+            let at = ser.out.len();
+            ser.starts.extend(core::iter::repeat(at).take(skipped));
         }
+        self.next += skipped;
+        self.put_planned(key, &w);
         true
     }
 
-    /// Fields written by the plan.
-    fn given(&self) -> usize {
-        let first = self.ser.plans.plans.get(self.plan).map_or(0, |p| p.first);
-        self.next.saturating_sub(first)
+    /// Writes the plan's next field, `key`, whose atom is `w` if short.
+    #[inline(always)]
+    fn put_planned(&mut self, key: &'static str, w: &[u8; 24]) {
+        let ser = &mut *self.ser;
+        self.next += 1;
+        if self.reorders {
+            ser.starts.push(ser.out.len());
+        }
+        if key.len() <= 16 {
+            ser.put_window(w, key.len());
+        } else {
+            ser.string(tag::STR, key.as_bytes());
+        }
     }
 
-    /// Leaves the plan: the fields written by it (in declaration order)
-    /// become entries to sort at the end.
+    /// Leaves the plan: the fields written by it become entries to sort at
+    /// the end, and the plan is to be replaced by one that also has this
+    /// instance's fields.
     #[cold]
     fn off_plan(&mut self) {
-        let given = self.given();
         let ser = &mut *self.ser;
-        let kept = ser.entries.len() - self.first_entry;
-        if kept != given {
-            // Entries not kept: found again in the output, key then value.
-            let mut at = self.start;
-            for _ in 0..given {
-                let start = at;
-                let rest = ser.out.get(at..).unwrap_or(&[]);
-                let Ok((key, n)) = crate::atom::string_raw(rest) else {
-                    break;
-                };
-                at += n;
-                ser.entries.push(Entry {
-                    start,
-                    key: at - key.len(),
-                    key_len: key.len(),
-                });
-                if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
-                    break;
+        let learn = ser.plans.name(self.plan).filter(|_| ser.plans.room());
+        let first_recorded = ser.recorded.len();
+        let first_stashed = ser.stashed.len();
+        // Found again in the output, key then value.
+        let mut at = self.start;
+        while at < ser.out.len() {
+            let start = at;
+            let Ok((key, n)) = crate::atom::string_raw(ser.out.get(at..).unwrap_or(&[])) else {
+                break;
+            };
+            at += n;
+            ser.entries.push(Entry {
+                start,
+                key: at - key.len(),
+                key_len: key.len(),
+            });
+            if learn.is_some() {
+                let fields = ser.plans.fields(self.plan);
+                if let Some(k) = fields.iter().find(|k| k.name.as_bytes() == key) {
+                    ser.recorded.push(k.name);
                 }
             }
+            if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
+                break;
+            }
         }
+        ser.starts.truncate(self.first_start);
         self.plan = NO_PLAN;
-        ser.open_state(None, false, true);
+        ser.maps.push(MapState {
+            prev: KeyRank::NONE,
+            unsorted: true,
+            in_place: false,
+            first_stashed,
+            learn,
+            first_recorded,
+        });
     }
 
     /// Puts a planned struct's fields, written in declaration order, in
     /// key order: two runs swapped are rotated in place; else the body from
     /// the first field out of place is gathered in key order in the
     /// scratch space (a short entry by one fixed-size copy), then copied
-    /// back at once.
+    /// back at once. A field the instance skipped is an empty entry.
     fn permute(&mut self) {
         /// Entries of up to this many bytes are copied by one fixed-size
         /// move (most fields of small structs).
@@ -442,40 +473,55 @@ impl MapSer<'_, '_> {
         let Some(plan) = ser.plans.plans.get(self.plan) else {
             return;
         };
-        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
-        let out = &ser.out[..];
-        let end = out.len();
-        let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
+        let starts = ser.starts.get(self.first_start..).unwrap_or(&[]);
+        let end = ser.out.len();
+        // Where field `d` starts: the skipped ones at the end, at the end.
+        let at = |d: usize| starts.get(d).copied().unwrap_or(end);
+        let from = at(plan.first_moved);
+        if let Some(k) = plan.rotation {
+            if let Some(body) = ser.out.get_mut(from..end) {
+                body.rotate_left(at(k).saturating_sub(from).min(body.len()));
+            }
+            return;
+        }
+        let Some(total) = end.checked_sub(from) else {
             return;
         };
-        if let Some(k) = plan.rotation {
-            if let (Some(e), Some(body)) = (entries.get(k), ser.out.get_mut(from..end)) {
-                body.rotate_left(e.start - from);
-            }
-            return;
-        }
         let body = &mut ser.scratch;
         body.clear();
-        body.reserve(end - from + SHORT);
+        body.reserve(total + SHORT);
+        let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
+        let mut w = 0;
         for &d in &plan.order {
-            let (Some(e), e_end) = (entries.get(d), entries.get(d + 1).map_or(end, |n| n.start))
-            else {
+            let (s, e) = (at(d), at(d + 1));
+            // Starts never decrease, and the plan's order is a permutation
+            // of the fields from `first_moved` on: this holds, and is what
+            // the copies below stand on.
+            let n = e.wrapping_sub(s);
+            if s < from || e > end || n > total - w {
+                debug_assert!(false, "a field outside the struct's body");
                 return;
-            };
-            let n = e_end - e.start;
-            match out.get(e.start..e.start + SHORT) {
-                Some(w) if n <= SHORT => {
-                    let mut b = [0u8; SHORT];
-                    b.copy_from_slice(w);
-                    put(body, b, n);
+            }
+            // SAFETY: `from <= s <= e <= end`: the n bytes read at `s` are
+            // the output's, and so are 32 when `s + SHORT <= end`; the
+            // scratch space holds `total + SHORT` bytes and `w + n <=
+            // total`, so the bytes written at `w` (n, or SHORT) fit in it.
+            // The two buffers are distinct allocations.
+            unsafe {
+                if n <= SHORT && s + SHORT <= end {
+                    let b = src.add(s).cast::<[u8; SHORT]>().read_unaligned();
+                    dst.add(w).cast::<[u8; SHORT]>().write_unaligned(b);
+                } else {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
                 }
-                _ => body.extend_from_slice(out.get(e.start..e_end).unwrap_or(&[])),
             }
+            w += n;
         }
-        if let Some(dst) = ser.out.get_mut(from..end) {
-            if dst.len() == body.len() {
-                dst.copy_from_slice(body);
-            }
+        if let Some(out) = ser.out.get_mut(from..from + w) {
+            // SAFETY: the first `w` bytes of the scratch space were written
+            // above (w <= total <= its capacity); `out` is `w` bytes of the
+            // output, another allocation.
+            unsafe { core::ptr::copy_nonoverlapping(dst, out.as_mut_ptr(), w) };
         }
     }
 
@@ -484,8 +530,16 @@ impl MapSer<'_, '_> {
     fn learn_plan(&mut self, name: &'static str, first_recorded: usize) {
         let ser = &mut *self.ser;
         let fields = ser.recorded.get(first_recorded..).unwrap_or(&[]);
-        ser.plans
-            .add(name, fields, |k| short_window(tag::STR, k.as_bytes()));
+        let window = |k: &str| short_window(tag::STR, k.as_bytes());
+        match ser.plans.find(name) {
+            // An instance that left the plan: one with both's fields.
+            Some(i) => {
+                if let Some(merged) = ser.plans.merged(i, fields) {
+                    ser.plans.add(name, &merged, window);
+                }
+            }
+            None => ser.plans.add(name, fields, window),
+        }
         ser.recorded.truncate(first_recorded);
     }
 
@@ -497,21 +551,15 @@ impl MapSer<'_, '_> {
     /// Puts the entries in canonical key order and closes the MAP.
     #[inline(always)]
     fn finish(mut self) -> Result<(), Error> {
-        if self.plan != NO_PLAN {
-            if self.next == self.end {
-                if self.reorders {
-                    self.permute();
-                }
-            } else {
-                // Fields missing at the end.
-                self.off_plan();
-            }
-        }
         if self.plan == NO_PLAN {
             self.finish_unplanned()?;
+            self.ser.entries.truncate(self.first_entry);
+        } else if self.reorders {
+            // Fields missing at the end are skipped ones.
+            self.permute();
+            self.ser.starts.truncate(self.first_start);
         }
         let ser = self.ser;
-        ser.entries.truncate(self.first_entry);
         ser.open_maps -= 1;
         ser.byte(tag::EOC);
         if self.closes == 2 {

@@ -106,6 +106,10 @@ pub struct Serializer<'o> {
     open_maps: usize,
     /// The entries of the open MAPs, innermost MAP's last.
     entries: Vec<Entry>,
+    /// Where the fields of the open planned structs that reorder them
+    /// start, in declaration order (a skipped field's start is the next
+    /// one's), innermost struct's last.
+    starts: Vec<usize>,
     /// Reordering space: the entries with their ends, then the MAP's bytes.
     order: Vec<(Entry, usize)>,
     scratch: Vec<u8>,
@@ -131,6 +135,7 @@ impl<'o> Serializer<'o> {
             sink: None,
             open_maps: 0,
             entries: Vec::new(),
+            starts: Vec::new(),
             order: Vec::new(),
             scratch: Vec::new(),
             stashed: Vec::new(),
