@@ -10,7 +10,7 @@ use core::cmp::Ordering;
 use serde::ser::{self, Serialize};
 
 use super::key::{KeySer, KeySink};
-use super::store::short_window;
+use super::store::{put, short_window};
 use super::{Error, ErrorKind, Serializer};
 use crate::atom::tag;
 use crate::grammar;
@@ -109,19 +109,23 @@ impl<'o> Serializer<'o> {
             Some(n) => self.plans.find(n),
             None => None,
         };
-        let (plan, next, end, reorders) =
-            match plan.and_then(|i| Some((i, self.plans.plans.get(i)?))) {
-                Some((i, p)) => (i, p.first, p.first + p.len, !p.order.is_empty()),
-                None => {
-                    let learn = name.filter(|_| self.plans.room());
-                    self.open_state(learn, name.is_some(), false);
-                    (NO_PLAN, 0, 0, false)
-                }
-            };
+        let (plan, next, end, reorders, first) = match plan {
+            Some((i, p)) => (
+                i,
+                p.first,
+                p.first + p.len,
+                !p.order.is_empty(),
+                self.starts.len(),
+            ),
+            None => {
+                let learn = name.filter(|_| self.plans.room());
+                self.open_state(learn, name.is_some(), false);
+                (NO_PLAN, 0, 0, false, self.entries.len())
+            }
+        };
         MapSer {
             start: self.out.len(),
-            first_entry: self.entries.len(),
-            first_start: self.starts.len(),
+            first,
             closes,
             plan,
             next,
@@ -161,15 +165,15 @@ pub struct MapSer<'a, 'o> {
     ser: &'a mut Serializer<'o>,
     /// Where the first entry starts (after the MAP tag).
     start: usize,
-    /// This MAP's first index in `ser.entries`.
-    first_entry: usize,
-    /// A planned struct's first index in `ser.starts`.
-    first_start: usize,
+    /// This MAP's first index in `ser.entries`, or a planned struct's in
+    /// `ser.starts`.
+    first: usize,
     /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
     closes: u8,
     /// The struct's plan (an index in `ser.plans`), or [`NO_PLAN`]: none,
-    /// or a field came that the plan does not have there. Without a plan
-    /// the MAP's [`MapState`] is the last of `ser.maps`.
+    /// or a field came that the plan does not have there (`next` and `end`
+    /// are then equal). Without a plan the MAP's [`MapState`] is the last
+    /// of `ser.maps`.
     plan: usize,
     /// The plan's next field and the end of its fields (in
     /// `ser.plans.keys`). Where the fields written by the plan start is
@@ -304,7 +308,7 @@ impl MapSer<'_, '_> {
             ser.restore(top, end);
         }
         let mut keep = ser.entries.len();
-        while keep > self.first_entry {
+        while keep > self.first {
             match key_cmp(ser.entries[keep - 1].key(&ser.out), key) {
                 Ordering::Less => break,
                 Ordering::Equal => return Err(duplicate(ser)),
@@ -347,7 +351,8 @@ impl MapSer<'_, '_> {
     /// when the plan is being learnt).
     #[inline(always)]
     fn field(&mut self, key: &'static str) -> Result<(), Error> {
-        if self.plan != NO_PLAN && self.planned_key(key) {
+        // Without a plan, no field is the plan's next.
+        if self.planned_key(key) {
             return Ok(());
         }
         self.unplanned_field(key)
@@ -370,10 +375,19 @@ impl MapSer<'_, '_> {
     /// when the plan was learnt).
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
-        match self.ser.plans.keys.get(self.next) {
+        let ser = &mut *self.ser;
+        match ser.plans.keys.get(self.next) {
             Some(k) if self.next < self.end && k.is(key) => {
-                let w = k.window;
-                self.put_planned(key, &w);
+                let start = ser.out.len();
+                if key.len() <= 16 {
+                    put(&mut ser.out, k.window, 1 + key.len());
+                } else {
+                    ser.string(tag::STR, key.as_bytes());
+                }
+                self.next += 1;
+                if self.reorders {
+                    ser.starts.push(start);
+                }
                 true
             }
             _ => self.skip_to(key),
@@ -396,24 +410,16 @@ impl MapSer<'_, '_> {
             let at = ser.out.len();
             ser.starts.extend(core::iter::repeat(at).take(skipped));
         }
-        self.next += skipped;
-        self.put_planned(key, &w);
-        true
-    }
-
-    /// Writes the plan's next field, `key`, whose atom is `w` if short.
-    #[inline(always)]
-    fn put_planned(&mut self, key: &'static str, w: &[u8; 24]) {
-        let ser = &mut *self.ser;
-        self.next += 1;
+        self.next += skipped + 1;
         if self.reorders {
             ser.starts.push(ser.out.len());
         }
         if key.len() <= 16 {
-            ser.put_window(w, key.len());
+            ser.put_window(&w, key.len());
         } else {
             ser.string(tag::STR, key.as_bytes());
         }
+        true
     }
 
     /// Leaves the plan: the fields written by it become entries to sort at
@@ -425,6 +431,7 @@ impl MapSer<'_, '_> {
         let learn = ser.plans.name(self.plan).filter(|_| ser.plans.room());
         let first_recorded = ser.recorded.len();
         let first_stashed = ser.stashed.len();
+        let first_entry = ser.entries.len();
         // Found again in the output, key then value.
         let mut at = self.start;
         while at < ser.out.len() {
@@ -448,8 +455,10 @@ impl MapSer<'_, '_> {
                 break;
             }
         }
-        ser.starts.truncate(self.first_start);
+        ser.starts.truncate(self.first);
+        self.first = first_entry;
         self.plan = NO_PLAN;
+        self.next = self.end;
         ser.maps.push(MapState {
             prev: KeyRank::NONE,
             unsorted: true,
@@ -467,13 +476,14 @@ impl MapSer<'_, '_> {
     /// back at once. A field the instance skipped is an empty entry.
     fn permute(&mut self) {
         /// Entries of up to this many bytes are copied by one fixed-size
-        /// move (most fields of small structs).
+        /// move (most fields of small structs), of up to twice as many by
+        /// two.
         const SHORT: usize = 32;
         let ser = &mut *self.ser;
         let Some(plan) = ser.plans.plans.get(self.plan) else {
             return;
         };
-        let starts = ser.starts.get(self.first_start..).unwrap_or(&[]);
+        let starts = ser.starts.get(self.first..).unwrap_or(&[]);
         let end = ser.out.len();
         // Where field `d` starts: the skipped ones at the end, at the end.
         let at = |d: usize| starts.get(d).copied().unwrap_or(end);
@@ -489,7 +499,7 @@ impl MapSer<'_, '_> {
         };
         let body = &mut ser.scratch;
         body.clear();
-        body.reserve(total + SHORT);
+        body.reserve(total + 2 * SHORT);
         let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
         let mut w = 0;
         for &d in &plan.order {
@@ -503,14 +513,19 @@ impl MapSer<'_, '_> {
                 return;
             }
             // SAFETY: `from <= s <= e <= end`: the n bytes read at `s` are
-            // the output's, and so are 32 when `s + SHORT <= end`; the
-            // scratch space holds `total + SHORT` bytes and `w + n <=
-            // total`, so the bytes written at `w` (n, or SHORT) fit in it.
-            // The two buffers are distinct allocations.
+            // the output's, and so are SHORT (2 SHORT) when `s + SHORT <=
+            // end` (`s + 2 * SHORT`); the scratch space holds `total + 2 *
+            // SHORT` bytes and `w + n <= total`, so the bytes written at `w`
+            // (n, SHORT or 2 SHORT) fit in it. The two buffers are distinct
+            // allocations.
             unsafe {
+                type Block = [u8; SHORT];
                 if n <= SHORT && s + SHORT <= end {
-                    let b = src.add(s).cast::<[u8; SHORT]>().read_unaligned();
-                    dst.add(w).cast::<[u8; SHORT]>().write_unaligned(b);
+                    let b = src.add(s).cast::<Block>().read_unaligned();
+                    dst.add(w).cast::<Block>().write_unaligned(b);
+                } else if n <= 2 * SHORT && s + 2 * SHORT <= end {
+                    let b = src.add(s).cast::<[Block; 2]>().read_unaligned();
+                    dst.add(w).cast::<[Block; 2]>().write_unaligned(b);
                 } else {
                     core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
                 }
@@ -531,7 +546,7 @@ impl MapSer<'_, '_> {
         let ser = &mut *self.ser;
         let fields = ser.recorded.get(first_recorded..).unwrap_or(&[]);
         let window = |k: &str| short_window(tag::STR, k.as_bytes());
-        match ser.plans.find(name) {
+        match ser.plans.find(name).map(|(i, _)| i) {
             // An instance that left the plan: one with both's fields.
             Some(i) => {
                 if let Some(merged) = ser.plans.merged(i, fields) {
@@ -553,11 +568,11 @@ impl MapSer<'_, '_> {
     fn finish(mut self) -> Result<(), Error> {
         if self.plan == NO_PLAN {
             self.finish_unplanned()?;
-            self.ser.entries.truncate(self.first_entry);
+            self.ser.entries.truncate(self.first);
         } else if self.reorders {
             // Fields missing at the end are skipped ones.
             self.permute();
-            self.ser.starts.truncate(self.first_start);
+            self.ser.starts.truncate(self.first);
         }
         let ser = self.ser;
         ser.open_maps -= 1;
@@ -592,7 +607,7 @@ impl MapSer<'_, '_> {
     fn sort(&mut self) -> Result<(), Error> {
         let ser = &mut *self.ser;
         let end = ser.out.len();
-        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let entries = ser.entries.get(self.first..).unwrap_or(&[]);
         let mut order = core::mem::take(&mut ser.order);
         order.clear();
         let out = &ser.out[..];

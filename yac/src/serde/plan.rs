@@ -86,17 +86,19 @@ impl Plans {
         }
     }
 
-    /// The plan of the struct named `name`, if one is kept.
+    /// The plan of the struct named `name` and its index, if one is kept.
     #[inline(always)]
-    pub fn find(&mut self, name: &'static str) -> Option<usize> {
+    pub fn find(&mut self, name: &'static str) -> Option<(usize, &Plan)> {
         let h = slot(name);
         let s = self.slots.get(h).copied().unwrap_or(0) as usize;
-        if let Some(plan) = s.checked_sub(1).and_then(|i| self.plans.get(i)) {
-            if same(plan.name, name) {
-                return Some(s - 1);
-            }
-        }
-        self.find_slow(name, h)
+        let hit = s
+            .checked_sub(1)
+            .filter(|&i| self.plans.get(i).is_some_and(|p| same(p.name, name)));
+        let i = match hit {
+            Some(i) => i,
+            None => self.find_slow(name, h)?,
+        };
+        Some((i, self.plans.get(i)?))
     }
 
     #[cold]
@@ -288,7 +290,7 @@ mod tests {
             "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12",
         ];
         for (n, f) in more.iter().enumerate() {
-            let i = p.find("T").unwrap();
+            let i = p.find("T").unwrap().0;
             assert_eq!(names(&p, i), fields);
             fields.push(f);
             match p.merged(i, &fields) {
