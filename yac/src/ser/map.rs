@@ -380,7 +380,7 @@ impl MapSer<'_, '_> {
             Some(k) if self.next < self.end && k.is(key) => {
                 let start = ser.out.len();
                 if key.len() <= 16 {
-                    put(&mut ser.out, k.window, 1 + key.len());
+                    put(&mut ser.out, &k.window, 1 + key.len());
                 } else {
                     ser.string(tag::STR, key.as_bytes());
                 }
@@ -565,7 +565,7 @@ impl MapSer<'_, '_> {
 
     /// Puts the entries in canonical key order and closes the MAP.
     #[inline(always)]
-    fn finish(mut self) -> Result<(), Error> {
+    fn finish(&mut self) -> Result<(), Error> {
         if self.plan == NO_PLAN {
             self.finish_unplanned()?;
             self.ser.entries.truncate(self.first);
@@ -574,7 +574,7 @@ impl MapSer<'_, '_> {
             self.permute();
             self.ser.starts.truncate(self.first);
         }
-        let ser = self.ser;
+        let ser = &mut *self.ser;
         ser.open_maps -= 1;
         ser.byte(tag::EOC);
         if self.closes == 2 {
@@ -662,7 +662,7 @@ impl ser::SerializeMap for MapSer<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         self.value(value)
     }
-    fn end(self) -> Result<(), Error> {
+    fn end(mut self) -> Result<(), Error> {
         self.finish()
     }
 }
@@ -683,7 +683,7 @@ macro_rules! struct_traits {
                 self.value(value)
             }
             #[inline(always)]
-            fn end(self) -> Result<(), Error> {
+            fn end(mut self) -> Result<(), Error> {
                 self.finish()
             }
         }

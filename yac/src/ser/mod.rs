@@ -43,7 +43,7 @@ pub use crate::serde::{Error, ErrorKind};
 use key::ExtSer;
 pub use map::MapSer;
 use map::{Entry, MapState};
-use store::{copy_checking_nul, first_nul, put, short_window, window_payload};
+use store::{copy_checking_nul, first_nul, put, put_words, short_window, window_payload};
 
 /// Serializes `value` into a new YAC document.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
@@ -178,7 +178,7 @@ impl<'o> Serializer<'o> {
     /// Stores the window `w` past the end of the output and keeps its
     /// first `n` bytes (see [`put`]).
     #[inline(always)]
-    fn put<const N: usize>(&mut self, w: [u8; N], n: usize) {
+    fn put<const N: usize>(&mut self, w: &[u8; N], n: usize) {
         put(&mut self.out, w, n);
     }
 
@@ -188,12 +188,10 @@ impl<'o> Serializer<'o> {
         let n = 8 - (magnitude.leading_zeros() / 8) as usize;
         // The magnitude's bytes moved to the top of the word (for n = 0
         // the magnitude is 0, and so is any shift of it).
-        let top = magnitude.wrapping_shl(64 - 8 * n as u32).to_be_bytes();
-        let mut w = [0u8; 16];
-        w[0] = t;
-        w[1] = tag::BIN | n as u8;
-        w[2..10].copy_from_slice(&top);
-        self.put(w, 2 + n);
+        let top = u64::from_le_bytes(magnitude.wrapping_shl(64 - 8 * n as u32).to_be_bytes());
+        // The atom's bytes: tag, BIN header, the magnitude's n bytes.
+        let lo = u64::from(t) | u64::from(tag::BIN | n as u8) << 8 | top << 16;
+        put_words(&mut self.out, lo, top >> 48, 2 + n);
     }
 
     #[inline(always)]
@@ -246,14 +244,14 @@ impl<'o> Serializer<'o> {
         let mut head = [0u8; 9];
         let h = crate::enc::string_header(base, n, &mut head);
         self.out.reserve(h + n);
-        self.put(head, h);
+        self.put(&head, h);
     }
 
     /// Stores a window of [`short_window`] whose payload is `n` bytes long:
     /// tag and payload at once, with no call to memcpy.
     #[inline(always)]
     fn put_window(&mut self, w: &[u8; 24], n: usize) {
-        self.put(*w, 1 + n);
+        self.put(w, 1 + n);
     }
 
     /// A STR; its payload's first 16 bytes (zero-padded, as

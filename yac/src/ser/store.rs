@@ -11,17 +11,41 @@ use alloc::vec::Vec;
 /// bytes: one room check and one fixed-size store (no memcpy call, no
 /// length-dependent branch).
 #[inline(always)]
-pub(super) fn put<const N: usize>(v: &mut Vec<u8>, w: [u8; N], n: usize) {
+pub(super) fn put<const N: usize>(v: &mut Vec<u8>, w: &[u8; N], n: usize) {
     let len = v.len();
     if v.capacity() - len < N {
-        return put_slow(v, &w, n);
+        return put_slow(v, w, n);
     }
     // SAFETY: the spare capacity holds at least N bytes (just checked), so
     // the N-byte store stays inside the allocation; the length then covers
     // at most those N bytes, all written.
     unsafe {
-        v.as_mut_ptr().add(len).cast::<[u8; N]>().write_unaligned(w);
+        v.as_mut_ptr()
+            .add(len)
+            .cast::<[u8; N]>()
+            .write_unaligned(*w);
         v.set_len(len + n.min(N));
+    }
+}
+
+/// [`put`] of the 16 bytes of two little-endian words (built in
+/// registers, not in memory).
+#[inline(always)]
+pub(super) fn put_words(v: &mut Vec<u8>, lo: u64, hi: u64, n: usize) {
+    let len = v.len();
+    if v.capacity() - len < 16 {
+        let mut w = [0u8; 16];
+        w[..8].copy_from_slice(&lo.to_le_bytes());
+        w[8..].copy_from_slice(&hi.to_le_bytes());
+        return put_slow(v, &w, n);
+    }
+    // SAFETY: as in `put`, with N = 16: two 8-byte stores inside the spare
+    // capacity, the length covering at most those 16 bytes.
+    unsafe {
+        let p = v.as_mut_ptr().add(len);
+        p.cast::<u64>().write_unaligned(lo.to_le());
+        p.add(8).cast::<u64>().write_unaligned(hi.to_le());
+        v.set_len(len + n.min(16));
     }
 }
 

@@ -17,6 +17,7 @@
 //! ([`merged`](Plans::merged)).
 
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 use crate::rules::key_cmp;
 
@@ -73,8 +74,9 @@ pub(crate) struct Plans {
     /// The fields of all plans, each plan's in one run (one lookup per
     /// field, with no indirection through its plan).
     pub keys: Vec<PlanKey>,
-    /// Plan index + 1 by a hash of the name's address (0: none).
-    slots: [u32; SLOTS],
+    /// Plan index + 1 by a hash of the name's address (0: none); a cache,
+    /// updated as plans are found.
+    slots: [Cell<u32>; SLOTS],
 }
 
 impl Plans {
@@ -82,33 +84,33 @@ impl Plans {
         Plans {
             plans: Vec::new(),
             keys: Vec::new(),
-            slots: [0; SLOTS],
+            slots: [const { Cell::new(0) }; SLOTS],
         }
     }
 
     /// The plan of the struct named `name` and its index, if one is kept.
     #[inline(always)]
-    pub fn find(&mut self, name: &'static str) -> Option<(usize, &Plan)> {
+    pub fn find(&self, name: &'static str) -> Option<(usize, &Plan)> {
         let h = slot(name);
-        let s = self.slots.get(h).copied().unwrap_or(0) as usize;
-        let hit = s
-            .checked_sub(1)
-            .filter(|&i| self.plans.get(i).is_some_and(|p| same(p.name, name)));
-        let i = match hit {
-            Some(i) => i,
-            None => self.find_slow(name, h)?,
-        };
-        Some((i, self.plans.get(i)?))
+        let s = self.slots.get(h).map_or(0, Cell::get) as usize;
+        if let Some(i) = s.checked_sub(1) {
+            if let Some(p) = self.plans.get(i) {
+                if same(p.name, name) {
+                    return Some((i, p));
+                }
+            }
+        }
+        self.find_slow(name, h)
     }
 
     #[cold]
-    fn find_slow(&mut self, name: &'static str, h: usize) -> Option<usize> {
+    fn find_slow(&self, name: &'static str, h: usize) -> Option<(usize, &Plan)> {
         // The newest: a replaced plan stays for the instances written by it.
         let i = self.plans.iter().rposition(|p| same(p.name, name))?;
-        if let Some(s) = self.slots.get_mut(h) {
-            *s = i as u32 + 1;
+        if let Some(s) = self.slots.get(h) {
+            s.set(i as u32 + 1);
         }
-        Some(i)
+        Some((i, self.plans.get(i)?))
     }
 
     /// Whether a plan may still be added.
@@ -207,8 +209,8 @@ impl Plans {
             replaced,
         });
         // Found by name from now on.
-        if let Some(s) = self.slots.get_mut(slot(name)) {
-            *s = self.plans.len() as u32;
+        if let Some(s) = self.slots.get(slot(name)) {
+            s.set(self.plans.len() as u32);
         }
     }
 
