@@ -230,7 +230,8 @@ fn nested_planned_structs_are_permuted_each_once() {
     );
 }
 
-/// Key order is the declaration's two runs swapped: rotated in place.
+/// Key order is the declaration's two runs swapped: rotated in place
+/// (large bodies) or gathered.
 #[derive(Serialize)]
 struct Rotated {
     ccc: &'static str,
@@ -242,7 +243,8 @@ struct Rotated {
 fn rotated(d: u8) -> Rotated {
     Rotated {
         ccc: "c",
-        dddd: vec![d; d as usize],
+        // Bodies below and above the size from which they are rotated.
+        dddd: vec![d; d as usize * 60],
         a: d,
         b: d.checked_sub(1).map(|d| Box::new(rotated(d))),
     }

@@ -470,10 +470,13 @@ impl MapSer<'_, '_> {
     }
 
     /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: two runs swapped are rotated in place; else the body from
-    /// the first field out of place is gathered in key order in the
-    /// scratch space (a short entry by one fixed-size copy), then copied
-    /// back at once. A field the instance skipped is an empty entry.
+    /// key order: two runs swapped are rotated in place (a short body by
+    /// fixed-size copies through the stack); else the body from the first field out of place is gathered in key
+    /// order in the scratch space (a short entry by one fixed-size copy),
+    /// then copied back at once. A field the instance skipped is an empty
+    /// entry. The fixed-size copies may take bytes past the output's end
+    /// (inside its allocation: spare capacity, copied as untyped bytes and
+    /// never counted in its length).
     fn permute(&mut self) {
         /// Entries of up to this many bytes are copied by one fixed-size
         /// move (most fields of small structs), of up to twice as many by
@@ -488,15 +491,33 @@ impl MapSer<'_, '_> {
         // Where field `d` starts: the skipped ones at the end, at the end.
         let at = |d: usize| starts.get(d).copied().unwrap_or(end);
         let from = at(plan.first_moved);
-        if let Some(k) = plan.rotation {
-            if let Some(body) = ser.out.get_mut(from..end) {
-                body.rotate_left(at(k).saturating_sub(from).min(body.len()));
-            }
-            return;
-        }
         let Some(total) = end.checked_sub(from) else {
             return;
         };
+        let cap = ser.out.capacity();
+        if let Some(k) = plan.rotation {
+            // The first run's length.
+            let split = at(k).saturating_sub(from).min(total);
+            if total <= 2 * SHORT && from + 4 * SHORT <= cap {
+                let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); 4 * SHORT];
+                let (b, out) = (buf.as_mut_ptr().cast::<u8>(), ser.out.as_mut_ptr());
+                // SAFETY: `split <= total <= 2 * SHORT`: the bytes read
+                // from `buf` (2 SHORT at 0 and at `split`) are inside it;
+                // those read and written in the output (2 SHORT at `from`
+                // and at `from + total - split <= from + 2 * SHORT`) are
+                // inside its allocation (`from + 4 * SHORT <= cap`), the
+                // ones past `end` in its spare capacity. The copies are
+                // untyped; the second run then the first are the body.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(out.add(from), b, 2 * SHORT);
+                    core::ptr::copy_nonoverlapping(b.add(split), out.add(from), 2 * SHORT);
+                    core::ptr::copy_nonoverlapping(b, out.add(from + total - split), 2 * SHORT);
+                }
+            } else if let Some(body) = ser.out.get_mut(from..end) {
+                body.rotate_left(split);
+            }
+            return;
+        }
         let body = &mut ser.scratch;
         body.clear();
         body.reserve(total + 2 * SHORT);
@@ -513,30 +534,40 @@ impl MapSer<'_, '_> {
                 return;
             }
             // SAFETY: `from <= s <= e <= end`: the n bytes read at `s` are
-            // the output's, and so are SHORT (2 SHORT) when `s + SHORT <=
-            // end` (`s + 2 * SHORT`); the scratch space holds `total + 2 *
-            // SHORT` bytes and `w + n <= total`, so the bytes written at `w`
-            // (n, SHORT or 2 SHORT) fit in it. The two buffers are distinct
-            // allocations.
+            // the output's, and SHORT (2 SHORT) bytes there are inside its
+            // allocation when `s + SHORT <= cap` (`s + 2 * SHORT`); the
+            // scratch space holds `total + 2 * SHORT` bytes and `w + n <=
+            // total`, so the bytes written at `w` (n, SHORT or 2 SHORT) fit
+            // in it. The copies are untyped (bytes past the output's end
+            // may be uninitialised; only the n of the entry are used). The
+            // two buffers are distinct allocations.
             unsafe {
-                type Block = [u8; SHORT];
-                if n <= SHORT && s + SHORT <= end {
-                    let b = src.add(s).cast::<Block>().read_unaligned();
-                    dst.add(w).cast::<Block>().write_unaligned(b);
-                } else if n <= 2 * SHORT && s + 2 * SHORT <= end {
-                    let b = src.add(s).cast::<[Block; 2]>().read_unaligned();
-                    dst.add(w).cast::<[Block; 2]>().write_unaligned(b);
+                if n <= SHORT && s + SHORT <= cap {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT);
+                } else if n <= 2 * SHORT && s + 2 * SHORT <= cap {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
                 } else {
                     core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
                 }
             }
             w += n;
         }
-        if let Some(out) = ser.out.get_mut(from..from + w) {
-            // SAFETY: the first `w` bytes of the scratch space were written
-            // above (w <= total <= its capacity); `out` is `w` bytes of the
-            // output, another allocation.
-            unsafe { core::ptr::copy_nonoverlapping(dst, out.as_mut_ptr(), w) };
+        if w != total {
+            return;
+        }
+        let out = ser.out.as_mut_ptr();
+        // SAFETY: the first `w` bytes of the scratch space were written
+        // above, and it holds `total + 2 * SHORT >= 2 * SHORT` bytes; the
+        // output is written from `from` to `from + w = end` (its own bytes),
+        // or to `from + 2 * SHORT <= cap` (inside its allocation, the bytes
+        // past `end` being spare capacity, not counted in its length). The
+        // copies are untyped, the buffers distinct.
+        unsafe {
+            if w <= 2 * SHORT && from + 2 * SHORT <= cap {
+                core::ptr::copy_nonoverlapping(dst, out.add(from), 2 * SHORT);
+            } else {
+                core::ptr::copy_nonoverlapping(dst, out.add(from), w);
+            }
         }
     }
 
