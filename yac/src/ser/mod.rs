@@ -43,7 +43,9 @@ pub use crate::serde::{Error, ErrorKind};
 use key::ExtSer;
 pub use map::MapSer;
 use map::{Entry, MapState};
-use store::{copy_checking_nul, first_nul, put, put_words, short_window, window_payload};
+use store::{
+    copy_checking_nul, first_nul_words, put, put_short, put_words, short_window, short_words,
+};
 
 /// Serializes `value` into a new YAC document.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
@@ -260,12 +262,14 @@ impl<'o> Serializer<'o> {
     fn str(&mut self, s: &str) -> Result<[u8; 16], Error> {
         let b = s.as_bytes();
         if b.len() <= 16 {
-            let w = short_window(tag::STR, b);
-            let head = window_payload(&w);
-            if first_nul(&head) < b.len() {
+            let (lo, hi) = short_words(b);
+            if first_nul_words(lo, hi) < b.len() {
                 return Err(self.fail(crate::Error::BadUtf8));
             }
-            self.put_window(&w, b.len());
+            put_short(&mut self.out, tag::STR | b.len() as u8, lo, hi, 1 + b.len());
+            let mut head = [0u8; 16];
+            head[..8].copy_from_slice(&lo.to_le_bytes());
+            head[8..].copy_from_slice(&hi.to_le_bytes());
             return Ok(head);
         }
         self.long_str(b)?;
