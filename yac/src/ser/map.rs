@@ -109,18 +109,23 @@ impl<'o> Serializer<'o> {
             Some(n) => self.plans.find(n),
             None => None,
         };
-        let (plan, next, end, reorders) =
-            match plan.and_then(|i| Some((i, self.plans.plans.get(i)?))) {
-                Some((i, p)) => (i, p.first, p.first + p.len, !p.order.is_empty()),
-                None => {
-                    let learn = name.filter(|_| self.plans.room());
-                    self.open_state(learn, name.is_some(), false);
-                    (NO_PLAN, 0, 0, false)
-                }
-            };
+        let (plan, next, end, reorders, first) = match plan {
+            Some((i, p)) => (
+                i,
+                p.first,
+                p.first + p.len,
+                !p.order.is_empty(),
+                self.starts.len(),
+            ),
+            None => {
+                let learn = name.filter(|_| self.plans.room());
+                self.open_state(learn, name.is_some(), false);
+                (NO_PLAN, 0, 0, false, self.entries.len())
+            }
+        };
         MapSer {
             start: self.out.len(),
-            first_entry: self.entries.len(),
+            first,
             closes,
             plan,
             next,
@@ -160,17 +165,19 @@ pub struct MapSer<'a, 'o> {
     ser: &'a mut Serializer<'o>,
     /// Where the first entry starts (after the MAP tag).
     start: usize,
-    /// This MAP's first index in `ser.entries`.
-    first_entry: usize,
+    /// This MAP's first index in `ser.entries`, or a planned struct's in
+    /// `ser.starts`.
+    first: usize,
     /// EOCs at the end: 2 for a struct variant (its MAP and the variant's).
     closes: u8,
     /// The struct's plan (an index in `ser.plans`), or [`NO_PLAN`]: none,
-    /// or a field came that the plan does not have there. Without a plan
-    /// the MAP's [`MapState`] is the last of `ser.maps`.
+    /// or a field came that the plan does not have there (`next` and `end`
+    /// are then equal). Without a plan the MAP's [`MapState`] is the last
+    /// of `ser.maps`.
     plan: usize,
     /// The plan's next field and the end of its fields (in
-    /// `ser.plans.keys`). The entries of the fields written by the plan
-    /// are kept only when it reorders them (else
+    /// `ser.plans.keys`). Where the fields written by the plan start is
+    /// kept (in `ser.starts`) only when it reorders them (else
     /// [`off_plan`](Self::off_plan) finds them).
     next: usize,
     end: usize,
@@ -301,7 +308,7 @@ impl MapSer<'_, '_> {
             ser.restore(top, end);
         }
         let mut keep = ser.entries.len();
-        while keep > self.first_entry {
+        while keep > self.first {
             match key_cmp(ser.entries[keep - 1].key(&ser.out), key) {
                 Ordering::Less => break,
                 Ordering::Equal => return Err(duplicate(ser)),
@@ -344,7 +351,8 @@ impl MapSer<'_, '_> {
     /// when the plan is being learnt).
     #[inline(always)]
     fn field(&mut self, key: &'static str) -> Result<(), Error> {
-        if self.plan != NO_PLAN && self.planned_key(key) {
+        // Without a plan, no field is the plan's next.
+        if self.planned_key(key) {
             return Ok(());
         }
         self.unplanned_field(key)
@@ -368,113 +376,197 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
-        if self.next >= self.end {
-            return false;
+        match ser.plans.keys.get(self.next) {
+            Some(k) if self.next < self.end && k.is(key) => {
+                let start = ser.out.len();
+                if key.len() <= 16 {
+                    put(&mut ser.out, &k.window, 1 + key.len());
+                } else {
+                    ser.string(tag::STR, key.as_bytes());
+                }
+                self.next += 1;
+                if self.reorders {
+                    ser.starts.push(start);
+                }
+                true
+            }
+            _ => self.skip_to(key),
         }
-        let w = match ser.plans.keys.get(self.next) {
-            Some(k) if k.is(key) => k.window,
-            _ => return false,
+    }
+
+    /// [`planned_key`](Self::planned_key) of a field that is not the
+    /// plan's next: the fields before it in the plan were skipped (empty
+    /// entries), or it is not one of the plan's.
+    #[inline(never)]
+    fn skip_to(&mut self, key: &'static str) -> bool {
+        let ser = &mut *self.ser;
+        let Some((skipped, w)) = ser.plans.keys.get(self.next..self.end).and_then(|ks| {
+            let j = ks.iter().position(|k| k.is(key))?;
+            Some((j, ks.get(j)?.window))
+        }) else {
+            return false;
         };
-        self.next += 1;
-        let start = ser.out.len();
+        if self.reorders {
+            let at = ser.out.len();
+            ser.starts.extend(core::iter::repeat(at).take(skipped));
+        }
+        self.next += skipped + 1;
+        if self.reorders {
+            ser.starts.push(ser.out.len());
+        }
         if key.len() <= 16 {
             ser.put_window(&w, key.len());
         } else {
             ser.string(tag::STR, key.as_bytes());
         }
-        if self.reorders {
-            ser.entries.push(Entry {
-                start,
-                key: ser.out.len() - key.len(),
-                key_len: key.len(),
-            });
-        }
         true
     }
 
-    /// Fields written by the plan.
-    fn given(&self) -> usize {
-        let first = self.ser.plans.plans.get(self.plan).map_or(0, |p| p.first);
-        self.next.saturating_sub(first)
-    }
-
-    /// Leaves the plan: the fields written by it (in declaration order)
-    /// become entries to sort at the end.
+    /// Leaves the plan: the fields written by it become entries to sort at
+    /// the end, and the plan is to be replaced by one that also has this
+    /// instance's fields.
     #[cold]
     fn off_plan(&mut self) {
-        let given = self.given();
         let ser = &mut *self.ser;
-        let kept = ser.entries.len() - self.first_entry;
-        if kept != given {
-            // Entries not kept: found again in the output, key then value.
-            let mut at = self.start;
-            for _ in 0..given {
-                let start = at;
-                let rest = ser.out.get(at..).unwrap_or(&[]);
-                let Ok((key, n)) = crate::atom::string_raw(rest) else {
-                    break;
-                };
-                at += n;
-                ser.entries.push(Entry {
-                    start,
-                    key: at - key.len(),
-                    key_len: key.len(),
-                });
-                if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
-                    break;
+        let learn = ser.plans.name(self.plan).filter(|_| ser.plans.room());
+        let first_recorded = ser.recorded.len();
+        let first_stashed = ser.stashed.len();
+        let first_entry = ser.entries.len();
+        // Found again in the output, key then value.
+        let mut at = self.start;
+        while at < ser.out.len() {
+            let start = at;
+            let Ok((key, n)) = crate::atom::string_raw(ser.out.get(at..).unwrap_or(&[])) else {
+                break;
+            };
+            at += n;
+            ser.entries.push(Entry {
+                start,
+                key: at - key.len(),
+                key_len: key.len(),
+            });
+            if learn.is_some() {
+                let fields = ser.plans.fields(self.plan);
+                if let Some(k) = fields.iter().find(|k| k.name.as_bytes() == key) {
+                    ser.recorded.push(k.name);
                 }
             }
+            if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
+                break;
+            }
         }
+        ser.starts.truncate(self.first);
+        self.first = first_entry;
         self.plan = NO_PLAN;
-        ser.open_state(None, false, true);
+        self.next = self.end;
+        ser.maps.push(MapState {
+            prev: KeyRank::NONE,
+            unsorted: true,
+            in_place: false,
+            first_stashed,
+            learn,
+            first_recorded,
+        });
     }
 
     /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: two runs swapped are rotated in place; else the body from
-    /// the first field out of place is gathered in key order in the
-    /// scratch space (a short entry by one fixed-size copy), then copied
-    /// back at once.
+    /// key order: two runs swapped are rotated in place (a short body by
+    /// fixed-size copies through the stack); else the body from the first field out of place is gathered in key
+    /// order in the scratch space (a short entry by one fixed-size copy),
+    /// then copied back at once. A field the instance skipped is an empty
+    /// entry. The fixed-size copies may take bytes past the output's end
+    /// (inside its allocation: spare capacity, copied as untyped bytes and
+    /// never counted in its length).
     fn permute(&mut self) {
         /// Entries of up to this many bytes are copied by one fixed-size
-        /// move (most fields of small structs).
+        /// move (most fields of small structs), of up to twice as many by
+        /// two.
         const SHORT: usize = 32;
         let ser = &mut *self.ser;
         let Some(plan) = ser.plans.plans.get(self.plan) else {
             return;
         };
-        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
-        let out = &ser.out[..];
-        let end = out.len();
-        let Some(from) = entries.get(plan.first_moved).map(|e| e.start) else {
+        let starts = ser.starts.get(self.first..).unwrap_or(&[]);
+        let end = ser.out.len();
+        // Where field `d` starts: the skipped ones at the end, at the end.
+        let at = |d: usize| starts.get(d).copied().unwrap_or(end);
+        let from = at(plan.first_moved);
+        let Some(total) = end.checked_sub(from) else {
             return;
         };
+        let cap = ser.out.capacity();
         if let Some(k) = plan.rotation {
-            if let (Some(e), Some(body)) = (entries.get(k), ser.out.get_mut(from..end)) {
-                body.rotate_left(e.start - from);
+            // The first run's length.
+            let split = at(k).saturating_sub(from).min(total);
+            if total <= 2 * SHORT && from + 4 * SHORT <= cap {
+                let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); 4 * SHORT];
+                let (b, out) = (buf.as_mut_ptr().cast::<u8>(), ser.out.as_mut_ptr());
+                // SAFETY: `split <= total <= 2 * SHORT`: the bytes read
+                // from `buf` (2 SHORT at 0 and at `split`) are inside it;
+                // those read and written in the output (2 SHORT at `from`
+                // and at `from + total - split <= from + 2 * SHORT`) are
+                // inside its allocation (`from + 4 * SHORT <= cap`), the
+                // ones past `end` in its spare capacity. The copies are
+                // untyped; the second run then the first are the body.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(out.add(from), b, 2 * SHORT);
+                    core::ptr::copy_nonoverlapping(b.add(split), out.add(from), 2 * SHORT);
+                    core::ptr::copy_nonoverlapping(b, out.add(from + total - split), 2 * SHORT);
+                }
+            } else if let Some(body) = ser.out.get_mut(from..end) {
+                body.rotate_left(split);
             }
             return;
         }
         let body = &mut ser.scratch;
         body.clear();
-        body.reserve(end - from + SHORT);
+        body.reserve(total + 2 * SHORT);
+        let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
+        let mut w = 0;
         for &d in &plan.order {
-            let (Some(e), e_end) = (entries.get(d), entries.get(d + 1).map_or(end, |n| n.start))
-            else {
+            let (s, e) = (at(d), at(d + 1));
+            // Starts never decrease, and the plan's order is a permutation
+            // of the fields from `first_moved` on: this holds, and is what
+            // the copies below stand on.
+            let n = e.wrapping_sub(s);
+            if s < from || e > end || n > total - w {
+                debug_assert!(false, "a field outside the struct's body");
                 return;
-            };
-            let n = e_end - e.start;
-            match out.get(e.start..e.start + SHORT) {
-                Some(w) if n <= SHORT => {
-                    let mut b = [0u8; SHORT];
-                    b.copy_from_slice(w);
-                    put(body, b, n);
-                }
-                _ => body.extend_from_slice(out.get(e.start..e_end).unwrap_or(&[])),
             }
+            // SAFETY: `from <= s <= e <= end`: the n bytes read at `s` are
+            // the output's, and SHORT (2 SHORT) bytes there are inside its
+            // allocation when `s + SHORT <= cap` (`s + 2 * SHORT`); the
+            // scratch space holds `total + 2 * SHORT` bytes and `w + n <=
+            // total`, so the bytes written at `w` (n, SHORT or 2 SHORT) fit
+            // in it. The copies are untyped (bytes past the output's end
+            // may be uninitialised; only the n of the entry are used). The
+            // two buffers are distinct allocations.
+            unsafe {
+                if n <= SHORT && s + SHORT <= cap {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT);
+                } else if n <= 2 * SHORT && s + 2 * SHORT <= cap {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
+                } else {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
+                }
+            }
+            w += n;
         }
-        if let Some(dst) = ser.out.get_mut(from..end) {
-            if dst.len() == body.len() {
-                dst.copy_from_slice(body);
+        if w != total {
+            return;
+        }
+        let out = ser.out.as_mut_ptr();
+        // SAFETY: the first `w` bytes of the scratch space were written
+        // above, and it holds `total + 2 * SHORT >= 2 * SHORT` bytes; the
+        // output is written from `from` to `from + w = end` (its own bytes),
+        // or to `from + 2 * SHORT <= cap` (inside its allocation, the bytes
+        // past `end` being spare capacity, not counted in its length). The
+        // copies are untyped, the buffers distinct.
+        unsafe {
+            if w <= 2 * SHORT && from + 2 * SHORT <= cap {
+                core::ptr::copy_nonoverlapping(dst, out.add(from), 2 * SHORT);
+            } else {
+                core::ptr::copy_nonoverlapping(dst, out.add(from), w);
             }
         }
     }
@@ -484,8 +576,16 @@ impl MapSer<'_, '_> {
     fn learn_plan(&mut self, name: &'static str, first_recorded: usize) {
         let ser = &mut *self.ser;
         let fields = ser.recorded.get(first_recorded..).unwrap_or(&[]);
-        ser.plans
-            .add(name, fields, |k| short_window(tag::STR, k.as_bytes()));
+        let window = |k: &str| short_window(tag::STR, k.as_bytes());
+        match ser.plans.find(name).map(|(i, _)| i) {
+            // An instance that left the plan: one with both's fields.
+            Some(i) => {
+                if let Some(merged) = ser.plans.merged(i, fields) {
+                    ser.plans.add(name, &merged, window);
+                }
+            }
+            None => ser.plans.add(name, fields, window),
+        }
         ser.recorded.truncate(first_recorded);
     }
 
@@ -496,22 +596,16 @@ impl MapSer<'_, '_> {
 
     /// Puts the entries in canonical key order and closes the MAP.
     #[inline(always)]
-    fn finish(mut self) -> Result<(), Error> {
-        if self.plan != NO_PLAN {
-            if self.next == self.end {
-                if self.reorders {
-                    self.permute();
-                }
-            } else {
-                // Fields missing at the end.
-                self.off_plan();
-            }
-        }
+    fn finish(&mut self) -> Result<(), Error> {
         if self.plan == NO_PLAN {
             self.finish_unplanned()?;
+            self.ser.entries.truncate(self.first);
+        } else if self.reorders {
+            // Fields missing at the end are skipped ones.
+            self.permute();
+            self.ser.starts.truncate(self.first);
         }
-        let ser = self.ser;
-        ser.entries.truncate(self.first_entry);
+        let ser = &mut *self.ser;
         ser.open_maps -= 1;
         ser.byte(tag::EOC);
         if self.closes == 2 {
@@ -544,7 +638,7 @@ impl MapSer<'_, '_> {
     fn sort(&mut self) -> Result<(), Error> {
         let ser = &mut *self.ser;
         let end = ser.out.len();
-        let entries = ser.entries.get(self.first_entry..).unwrap_or(&[]);
+        let entries = ser.entries.get(self.first..).unwrap_or(&[]);
         let mut order = core::mem::take(&mut ser.order);
         order.clear();
         let out = &ser.out[..];
@@ -599,7 +693,7 @@ impl ser::SerializeMap for MapSer<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         self.value(value)
     }
-    fn end(self) -> Result<(), Error> {
+    fn end(mut self) -> Result<(), Error> {
         self.finish()
     }
 }
@@ -620,7 +714,7 @@ macro_rules! struct_traits {
                 self.value(value)
             }
             #[inline(always)]
-            fn end(self) -> Result<(), Error> {
+            fn end(mut self) -> Result<(), Error> {
                 self.finish()
             }
         }

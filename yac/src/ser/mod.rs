@@ -50,7 +50,9 @@ pub use crate::serde::{Error, ErrorKind};
 use key::ExtSer;
 pub use map::MapSer;
 use map::{Entry, MapState};
-use store::{copy_checking_nul, first_nul, put, short_window, window_payload};
+use store::{
+    copy_checking_nul, first_nul_words, put, put_short, put_words, short_window, short_words,
+};
 
 /// Serializes `value` into a new YAC document.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
@@ -125,6 +127,10 @@ pub struct Serializer<'o> {
     open_maps: usize,
     /// The entries of the open MAPs, innermost MAP's last.
     entries: Vec<Entry>,
+    /// Where the fields of the open planned structs that reorder them
+    /// start, in declaration order (a skipped field's start is the next
+    /// one's), innermost struct's last.
+    starts: Vec<usize>,
     /// Reordering space: the entries with their ends, then the MAP's bytes.
     order: Vec<(Entry, usize)>,
     scratch: Vec<u8>,
@@ -150,6 +156,7 @@ impl<'o> Serializer<'o> {
             sink: None,
             open_maps: 0,
             entries: Vec::new(),
+            starts: Vec::new(),
             order: Vec::new(),
             scratch: Vec::new(),
             stashed: Vec::new(),
@@ -192,7 +199,7 @@ impl<'o> Serializer<'o> {
     /// Stores the window `w` past the end of the output and keeps its
     /// first `n` bytes (see [`put`]).
     #[inline(always)]
-    fn put<const N: usize>(&mut self, w: [u8; N], n: usize) {
+    fn put<const N: usize>(&mut self, w: &[u8; N], n: usize) {
         put(&mut self.out, w, n);
     }
 
@@ -202,12 +209,10 @@ impl<'o> Serializer<'o> {
         let n = 8 - (magnitude.leading_zeros() / 8) as usize;
         // The magnitude's bytes moved to the top of the word (for n = 0
         // the magnitude is 0, and so is any shift of it).
-        let top = magnitude.wrapping_shl(64 - 8 * n as u32).to_be_bytes();
-        let mut w = [0u8; 16];
-        w[0] = t;
-        w[1] = tag::BIN | n as u8;
-        w[2..10].copy_from_slice(&top);
-        self.put(w, 2 + n);
+        let top = u64::from_le_bytes(magnitude.wrapping_shl(64 - 8 * n as u32).to_be_bytes());
+        // The atom's bytes: tag, BIN header, the magnitude's n bytes.
+        let lo = u64::from(t) | u64::from(tag::BIN | n as u8) << 8 | top << 16;
+        put_words(&mut self.out, lo, top >> 48, 2 + n);
     }
 
     #[inline(always)]
@@ -260,14 +265,14 @@ impl<'o> Serializer<'o> {
         let mut head = [0u8; 9];
         let h = crate::enc::string_header(base, n, &mut head);
         self.out.reserve(h + n);
-        self.put(head, h);
+        self.put(&head, h);
     }
 
     /// Stores a window of [`short_window`] whose payload is `n` bytes long:
     /// tag and payload at once, with no call to memcpy.
     #[inline(always)]
     fn put_window(&mut self, w: &[u8; 24], n: usize) {
-        self.put(*w, 1 + n);
+        self.put(w, 1 + n);
     }
 
     /// A STR; its payload's first 16 bytes (zero-padded, as
@@ -276,12 +281,14 @@ impl<'o> Serializer<'o> {
     fn str(&mut self, s: &str) -> Result<[u8; 16], Error> {
         let b = s.as_bytes();
         if b.len() <= 16 {
-            let w = short_window(tag::STR, b);
-            let head = window_payload(&w);
-            if first_nul(&head) < b.len() {
+            let (lo, hi) = short_words(b);
+            if first_nul_words(lo, hi) < b.len() {
                 return Err(self.fail(crate::Error::BadUtf8));
             }
-            self.put_window(&w, b.len());
+            put_short(&mut self.out, tag::STR | b.len() as u8, lo, hi, 1 + b.len());
+            let mut head = [0u8; 16];
+            head[..8].copy_from_slice(&lo.to_le_bytes());
+            head[8..].copy_from_slice(&hi.to_le_bytes());
             return Ok(head);
         }
         self.long_str(b)?;

@@ -2,7 +2,7 @@
 //! of a `Vec` and cut to its length ([`put`]), a short string's atom built
 //! in such a window ([`short_window`]), and the word-at-a-time (or SSE2)
 //! copies that find a NUL in a STR's payload on the way
-//! ([`first_nul`], [`copy_checking_nul`]). No memcpy call and no
+//! ([`first_nul_words`], [`copy_checking_nul`]). No memcpy call and no
 //! length-dependent branch on the paths of short atoms.
 
 use alloc::vec::Vec;
@@ -11,17 +11,41 @@ use alloc::vec::Vec;
 /// bytes: one room check and one fixed-size store (no memcpy call, no
 /// length-dependent branch).
 #[inline(always)]
-pub(super) fn put<const N: usize>(v: &mut Vec<u8>, w: [u8; N], n: usize) {
+pub(super) fn put<const N: usize>(v: &mut Vec<u8>, w: &[u8; N], n: usize) {
     let len = v.len();
     if v.capacity() - len < N {
-        return put_slow(v, &w, n);
+        return put_slow(v, w, n);
     }
     // SAFETY: the spare capacity holds at least N bytes (just checked), so
     // the N-byte store stays inside the allocation; the length then covers
     // at most those N bytes, all written.
     unsafe {
-        v.as_mut_ptr().add(len).cast::<[u8; N]>().write_unaligned(w);
+        v.as_mut_ptr()
+            .add(len)
+            .cast::<[u8; N]>()
+            .write_unaligned(*w);
         v.set_len(len + n.min(N));
+    }
+}
+
+/// [`put`] of the 16 bytes of two little-endian words (built in
+/// registers, not in memory).
+#[inline(always)]
+pub(super) fn put_words(v: &mut Vec<u8>, lo: u64, hi: u64, n: usize) {
+    let len = v.len();
+    if v.capacity() - len < 16 {
+        let mut w = [0u8; 16];
+        w[..8].copy_from_slice(&lo.to_le_bytes());
+        w[8..].copy_from_slice(&hi.to_le_bytes());
+        return put_slow(v, &w, n);
+    }
+    // SAFETY: as in `put`, with N = 16: two 8-byte stores inside the spare
+    // capacity, the length covering at most those 16 bytes.
+    unsafe {
+        let p = v.as_mut_ptr().add(len);
+        p.cast::<u64>().write_unaligned(lo.to_le());
+        p.add(8).cast::<u64>().write_unaligned(hi.to_le());
+        v.set_len(len + n.min(16));
     }
 }
 
@@ -34,6 +58,64 @@ fn put_slow<const N: usize>(v: &mut Vec<u8>, w: &[u8; N], n: usize) {
     v.extend_from_slice(w.get(..n).unwrap_or(w));
 }
 
+/// [`put`] of a short string's atom: its tag `t`, then the 16 bytes of
+/// its zero-padded payload as two little-endian words (built in registers,
+/// not in memory); `n` bytes kept.
+#[inline(always)]
+pub(super) fn put_short(v: &mut Vec<u8>, t: u8, lo: u64, hi: u64, n: usize) {
+    let len = v.len();
+    if v.capacity() - len < 17 {
+        let mut w = [0u8; 17];
+        w[0] = t;
+        w[1..9].copy_from_slice(&lo.to_le_bytes());
+        w[9..].copy_from_slice(&hi.to_le_bytes());
+        return put_slow(v, &w, n);
+    }
+    // SAFETY: as in `put`, with N = 17: one byte and two 8-byte stores
+    // inside the spare capacity, the length covering at most those 17
+    // bytes.
+    unsafe {
+        let p = v.as_mut_ptr().add(len);
+        p.write(t);
+        p.add(1).cast::<u64>().write_unaligned(lo.to_le());
+        p.add(9).cast::<u64>().write_unaligned(hi.to_le());
+        v.set_len(len + n.min(17));
+    }
+}
+
+/// A short payload (at most 16 bytes) zero-padded to 16, as two
+/// little-endian words.
+#[inline(always)]
+pub(super) fn short_words(payload: &[u8]) -> (u64, u64) {
+    let mut p = [0u8; 16];
+    copy_short(&mut p, payload);
+    let (lo, hi) = p.split_at(8);
+    (
+        u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])),
+        u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])),
+    )
+}
+
+/// Where the first zero byte of the 16 bytes `lo`, `hi` (as
+/// [`short_words`] gives them) is, 16 if none, a word at a time: the lowest
+/// bit set in `(x - 0x01..01) & !x & 0x80..80` marks the first zero byte of
+/// `x` (a borrow only sets bits above it).
+#[inline(always)]
+pub(super) fn first_nul_words(lo: u64, hi: u64) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let lo = zeros(lo);
+    if lo != 0 {
+        return lo.trailing_zeros() as usize / 8;
+    }
+    let hi = zeros(hi);
+    if hi != 0 {
+        return 8 + hi.trailing_zeros() as usize / 8;
+    }
+    16
+}
+
 /// A short string's atom built in a window: the tag (`base` with the
 /// length) at 0, the payload (at most 16 bytes) from 1, zeros after it.
 #[inline(always)]
@@ -42,34 +124,6 @@ pub(super) fn short_window(base: u8, payload: &[u8]) -> [u8; 24] {
     w[0] = (base & 0xC0) | payload.len() as u8;
     copy_short(&mut w[1..17], payload);
     w
-}
-
-/// The 16 payload bytes of a [`short_window`].
-#[inline(always)]
-pub(super) fn window_payload(w: &[u8; 24]) -> [u8; 16] {
-    let mut p = [0u8; 16];
-    p.copy_from_slice(&w[1..17]);
-    p
-}
-
-/// Where the first zero byte of `b` is (16 if none), a word at a time:
-/// the lowest bit set in `(x - 0x01..01) & !x & 0x80..80` marks the first
-/// zero byte of `x` (a borrow only sets bits above it).
-#[inline(always)]
-pub(super) fn first_nul(b: &[u8; 16]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    let (lo, hi) = b.split_at(8);
-    let lo = zeros(u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])));
-    if lo != 0 {
-        return lo.trailing_zeros() as usize / 8;
-    }
-    let hi = zeros(u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])));
-    if hi != 0 {
-        return 8 + hi.trailing_zeros() as usize / 8;
-    }
-    16
 }
 
 /// Copies `src` (at most 16 bytes) to the start of `dst` (16 bytes) with

@@ -16,10 +16,15 @@ fn first_nul_finds_the_first_zero_byte() {
             if let Some(x) = b.get_mut(at + 1) {
                 *x = 0x01;
             }
-            assert_eq!(first_nul(&b), at);
+            let (lo, hi) = short_words(&b);
+            assert_eq!(first_nul_words(lo, hi), at);
         }
     }
-    assert_eq!(first_nul(&[0xFF; 16]), 16);
+    let (lo, hi) = short_words(&[0xFF; 16]);
+    assert_eq!(first_nul_words(lo, hi), 16);
+    // The padding of a shorter payload is zero.
+    let (lo, hi) = short_words(b"abc");
+    assert_eq!(first_nul_words(lo, hi), 3);
 }
 
 #[test]

@@ -1,18 +1,23 @@
-//! Field plans: what the serializer learns from a struct type's first
-//! instance so that its later instances skip the key checks and the sort.
+//! Field plans: what the serializer learns from a struct type's instances
+//! so that its later instances skip the key checks and the sort.
 //!
 //! A derived `Serialize` gives a struct's fields in declaration order as
-//! `&'static str`s, the same pointers every time. The first instance of a
-//! type goes the general way (checked, put in order) and its field names
-//! are kept; the plan then holds their encoded keys and the permutation
-//! from declaration order to the format's key order. A later instance
-//! whose field names are exactly the plan's (same pointer and length, so
-//! the same bytes, one after another, all present) is written with the
-//! plan's keys and put in order by one permutation of its body; any other
-//! field (a skipped one, another type of the same name) sends that
-//! instance the general way.
+//! `&'static str`s, the same pointers every time, leaving out the fields it
+//! skips (`skip_serializing_if`). The first instance of a type goes the
+//! general way (checked, put in order) and its field names are kept; the
+//! plan then holds their encoded keys and the permutation from declaration
+//! order to the format's key order. A later instance whose field names are
+//! the plan's, some perhaps left out (same pointer and length, so the same
+//! bytes, in the plan's order), is written with the plan's keys and put in
+//! order by one permutation of its body, a field left out being an empty
+//! entry: the key order of some of the plan's keys is theirs in the plan's
+//! order. Any other field (one the plan lacks, another type of the same
+//! name) sends that instance the general way, and a plan that lacked one
+//! of its fields is replaced by one that has both's
+//! ([`merged`](Plans::merged)).
 
 use alloc::vec::Vec;
+use core::cell::Cell;
 
 use crate::rules::key_cmp;
 
@@ -21,6 +26,12 @@ const MAX_PLANS: usize = 1024;
 
 /// Slots of the lookup table: a power of two.
 const SLOTS: usize = 64;
+
+/// A struct name's plan is replaced by a larger one at most this many
+/// times, of at most `MAX_FIELDS` fields (what a document of structs whose
+/// fields keep changing costs is bounded).
+const MAX_REPLACED: u8 = 8;
+const MAX_FIELDS: usize = 256;
 
 /// One field of a plan.
 pub(crate) struct PlanKey {
@@ -53,6 +64,8 @@ pub(crate) struct Plan {
     /// When `order` is `k..` then `first_moved..k` (two runs swapped, as
     /// in most small structs): `k`, and the body is rotated in place.
     pub rotation: Option<usize>,
+    /// How many plans of this name came before it.
+    replaced: u8,
 }
 
 /// The plans of the struct types seen, found by name.
@@ -61,8 +74,9 @@ pub(crate) struct Plans {
     /// The fields of all plans, each plan's in one run (one lookup per
     /// field, with no indirection through its plan).
     pub keys: Vec<PlanKey>,
-    /// Plan index + 1 by a hash of the name's address (0: none).
-    slots: [u32; SLOTS],
+    /// Plan index + 1 by a hash of the name's address (0: none); a cache,
+    /// updated as plans are found.
+    slots: [Cell<u32>; SLOTS],
 }
 
 impl Plans {
@@ -70,31 +84,33 @@ impl Plans {
         Plans {
             plans: Vec::new(),
             keys: Vec::new(),
-            slots: [0; SLOTS],
+            slots: [const { Cell::new(0) }; SLOTS],
         }
     }
 
-    /// The plan of the struct named `name`, if one is kept.
+    /// The plan of the struct named `name` and its index, if one is kept.
     #[inline(always)]
-    pub fn find(&mut self, name: &'static str) -> Option<usize> {
-        let p = name.as_ptr() as usize;
-        let h = (p >> 3 ^ p >> 9 ^ name.len()) & (SLOTS - 1);
-        let s = self.slots.get(h).copied().unwrap_or(0) as usize;
-        if let Some(plan) = s.checked_sub(1).and_then(|i| self.plans.get(i)) {
-            if same(plan.name, name) {
-                return Some(s - 1);
+    pub fn find(&self, name: &'static str) -> Option<(usize, &Plan)> {
+        let h = slot(name);
+        let s = self.slots.get(h).map_or(0, Cell::get) as usize;
+        if let Some(i) = s.checked_sub(1) {
+            if let Some(p) = self.plans.get(i) {
+                if same(p.name, name) {
+                    return Some((i, p));
+                }
             }
         }
         self.find_slow(name, h)
     }
 
     #[cold]
-    fn find_slow(&mut self, name: &'static str, h: usize) -> Option<usize> {
-        let i = self.plans.iter().position(|p| same(p.name, name))?;
-        if let Some(s) = self.slots.get_mut(h) {
-            *s = i as u32 + 1;
+    fn find_slow(&self, name: &'static str, h: usize) -> Option<(usize, &Plan)> {
+        // The newest: a replaced plan stays for the instances written by it.
+        let i = self.plans.iter().rposition(|p| same(p.name, name))?;
+        if let Some(s) = self.slots.get(h) {
+            s.set(i as u32 + 1);
         }
-        Some(i)
+        Some((i, self.plans.get(i)?))
     }
 
     /// Whether a plan may still be added.
@@ -102,8 +118,57 @@ impl Plans {
         self.plans.len() < MAX_PLANS
     }
 
+    /// The fields of plan `i` and of an instance that left it (`fields`,
+    /// distinct keys the serializer has accepted), in one order that keeps
+    /// both's, if that adds fields to the plan and it may be replaced. A
+    /// field of both is the same key (the same bytes): the result's keys
+    /// are distinct. Where the two orders leave the place of a field open
+    /// the plan's go first; should that be wrong, the instances that give
+    /// both fields go the general way.
+    #[cold]
+    pub fn merged(&self, i: usize, fields: &[&'static str]) -> Option<Vec<&'static str>> {
+        let plan = self.plans.get(i)?;
+        let old = self.keys.get(plan.first..plan.first + plan.len)?;
+        if plan.replaced >= MAX_REPLACED {
+            return None;
+        }
+        let in_new = |k: &PlanKey| {
+            fields
+                .iter()
+                .position(|f| f.as_bytes() == k.name.as_bytes())
+        };
+        let mut out = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < old.len() || j < fields.len() {
+            let Some(k) = old.get(i) else {
+                out.extend(fields.get(j..).unwrap_or(&[]));
+                break;
+            };
+            match in_new(k) {
+                None => {
+                    out.push(k.name);
+                    i += 1;
+                }
+                // Given already, as the instance's.
+                Some(p) if p < j => i += 1,
+                Some(p) if p == j => {
+                    out.push(k.name);
+                    i += 1;
+                    j += 1;
+                }
+                // The instance's fields before this one of both.
+                Some(_) => {
+                    out.extend(fields.get(j..j + 1).unwrap_or(&[]));
+                    j += 1;
+                }
+            }
+        }
+        (out.len() > old.len() && out.len() <= MAX_FIELDS).then_some(out)
+    }
+
     /// Keeps the plan of `name` whose fields, in declaration order, are
-    /// `fields` (distinct keys the serializer has accepted).
+    /// `fields` (distinct keys the serializer has accepted); it replaces
+    /// the plan kept of `name`, if any.
     #[cold]
     pub fn add(
         &mut self,
@@ -125,6 +190,10 @@ impl Plans {
                 .copied()
                 .eq((k..fields.len()).chain(first_moved..k))
         });
+        let replaced = match self.plans.iter().rposition(|p| same(p.name, name)) {
+            Some(i) => self.plans.get(i).map_or(0, |p| p.replaced + 1),
+            None => 0,
+        };
         let first = self.keys.len();
         self.keys.extend(fields.iter().map(|&name| PlanKey {
             name,
@@ -137,12 +206,103 @@ impl Plans {
             order,
             first_moved,
             rotation,
+            replaced,
         });
+        // Found by name from now on.
+        if let Some(s) = self.slots.get(slot(name)) {
+            s.set(self.plans.len() as u32);
+        }
     }
+
+    /// The name of plan `i`.
+    pub fn name(&self, i: usize) -> Option<&'static str> {
+        self.plans.get(i).map(|p| p.name)
+    }
+
+    /// The fields of plan `i`, in declaration order.
+    pub fn fields(&self, i: usize) -> &[PlanKey] {
+        self.plans
+            .get(i)
+            .and_then(|p| self.keys.get(p.first..p.first + p.len))
+            .unwrap_or(&[])
+    }
+}
+
+/// The lookup table's slot of a name: a hash of its address.
+#[inline(always)]
+fn slot(name: &'static str) -> usize {
+    let p = name.as_ptr() as usize;
+    (p >> 3 ^ p >> 9 ^ name.len()) & (SLOTS - 1)
 }
 
 /// The same `&'static str` (pointer and length).
 #[inline(always)]
 fn same(a: &'static str, b: &'static str) -> bool {
     core::ptr::eq(a.as_ptr(), b.as_ptr()) && a.len() == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIELDS: [&str; 6] = ["zz", "mid", "a", "last", "b", "c"];
+
+    fn plans_of(fields: &[&'static str]) -> Plans {
+        let mut p = Plans::new();
+        p.add("T", fields, |_| [0; 24]);
+        p
+    }
+
+    fn names(p: &Plans, i: usize) -> Vec<&'static str> {
+        p.fields(i).iter().map(|k| k.name).collect()
+    }
+
+    #[test]
+    fn a_merge_keeps_both_orders_and_distinct_keys() {
+        let [zz, mid, a, last, b, c] = FIELDS;
+        let p = plans_of(&[zz, a, b]);
+        // Fields the plan lacked, between and after its own (where the
+        // place is open, the plan's first).
+        assert_eq!(
+            p.merged(0, &[zz, mid, a, last]),
+            Some(alloc::vec![zz, mid, a, b, last])
+        );
+        // Disjoint fields: the plan's first.
+        assert_eq!(p.merged(0, &[c]), Some(alloc::vec![zz, a, b, c]));
+        // Nothing new (another order, or fewer): nothing to replace.
+        assert_eq!(p.merged(0, &[b, a, zz]), None);
+        assert_eq!(p.merged(0, &[a]), None);
+        // The same bytes at another address are the same key.
+        let zz2: &'static str = alloc::string::String::from("zz").leak();
+        assert_eq!(p.merged(0, &[zz2, c]), Some(alloc::vec![zz, a, b, c]));
+        // New fields among fields given out of the plan's order.
+        let merged = p.merged(0, &[b, c, zz]).unwrap();
+        let mut sorted = merged.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), merged.len(), "{merged:?}");
+        assert_eq!(merged.len(), 4);
+    }
+
+    #[test]
+    fn a_replaced_plan_is_found_by_name_and_replaced_a_bounded_number_of_times() {
+        let mut p = plans_of(&["f0"]);
+        let mut fields = alloc::vec!["f0"];
+        let more: [&'static str; 12] = [
+            "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12",
+        ];
+        for (n, f) in more.iter().enumerate() {
+            let i = p.find("T").unwrap().0;
+            assert_eq!(names(&p, i), fields);
+            fields.push(f);
+            match p.merged(i, &fields) {
+                Some(m) => p.add("T", &m, |_| [0; 24]),
+                None => {
+                    assert_eq!(n, usize::from(MAX_REPLACED));
+                    return;
+                }
+            }
+        }
+        panic!("replaced more than {MAX_REPLACED} times");
+    }
 }
