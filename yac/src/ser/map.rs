@@ -106,17 +106,11 @@ impl<'o> Serializer<'o> {
         self.byte(tag::MAP);
         self.open_maps += 1;
         let plan = match name {
-            Some(n) => self.plans.find(n),
+            Some(n) => self.plans.open(n),
             None => None,
         };
         let (plan, next, end, reorders, first) = match plan {
-            Some((i, p)) => (
-                i,
-                p.first,
-                p.first + p.len,
-                !p.order.is_empty(),
-                self.starts.len(),
-            ),
+            Some(p) => (p.index, p.first, p.end, p.reorders, self.starts.len()),
             None => {
                 let learn = name.filter(|_| self.plans.room());
                 self.open_state(learn, name.is_some(), false);

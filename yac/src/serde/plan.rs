@@ -77,6 +77,37 @@ pub(crate) struct Plans {
     /// Plan index + 1 by a hash of the name's address (0: none); a cache,
     /// updated as plans are found.
     slots: [Cell<u32>; SLOTS],
+    /// The plan last opened, what a struct of the same type as the one
+    /// before (most, in a document of many small structs) needs of it at
+    /// hand, without the lookup.
+    last: Opened,
+}
+
+/// What a planned struct's serializer needs of its plan, with the name it
+/// was found by.
+#[derive(Clone, Copy)]
+pub(crate) struct Opened {
+    /// The name's address and length (the address as a number: the cache
+    /// is only compared with, never read through).
+    name: (usize, usize),
+    /// The plan's index.
+    pub index: usize,
+    /// Its fields: `Plans::keys[first..end]`.
+    pub first: usize,
+    pub end: usize,
+    /// It puts the fields in another order than declared.
+    pub reorders: bool,
+}
+
+impl Opened {
+    /// Matches no name (a `&'static str` at address 0 is none).
+    const NONE: Opened = Opened {
+        name: (0, 0),
+        index: 0,
+        first: 0,
+        end: 0,
+        reorders: false,
+    };
 }
 
 impl Plans {
@@ -85,7 +116,32 @@ impl Plans {
             plans: Vec::new(),
             keys: Vec::new(),
             slots: [const { Cell::new(0) }; SLOTS],
+            last: Opened::NONE,
         }
+    }
+
+    /// [`find`](Self::find) for a struct being opened: the plan of the
+    /// same name as the last one opened is taken as kept then.
+    #[inline(always)]
+    pub fn open(&mut self, name: &'static str) -> Option<Opened> {
+        if self.last.name == (name.as_ptr() as usize, name.len()) {
+            return Some(self.last);
+        }
+        self.open_slow(name)
+    }
+
+    #[inline(never)]
+    fn open_slow(&mut self, name: &'static str) -> Option<Opened> {
+        let (index, p) = self.find(name)?;
+        let opened = Opened {
+            name: (name.as_ptr() as usize, name.len()),
+            index,
+            first: p.first,
+            end: p.first + p.len,
+            reorders: !p.order.is_empty(),
+        };
+        self.last = opened;
+        Some(opened)
     }
 
     /// The plan of the struct named `name` and its index, if one is kept.
@@ -208,7 +264,9 @@ impl Plans {
             rotation,
             replaced,
         });
-        // Found by name from now on.
+        // Found by name from now on (the last opened may be the one
+        // replaced).
+        self.last = Opened::NONE;
         if let Some(s) = self.slots.get(slot(name)) {
             s.set(self.plans.len() as u32);
         }
