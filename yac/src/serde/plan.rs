@@ -130,7 +130,7 @@ impl Plans {
         self.open_slow(name)
     }
 
-    #[inline(never)]
+    #[inline(always)]
     fn open_slow(&mut self, name: &'static str) -> Option<Opened> {
         let (index, p) = self.find(name)?;
         let opened = Opened {
