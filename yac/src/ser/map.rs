@@ -373,7 +373,11 @@ impl MapSer<'_, '_> {
         match ser.plans.keys.get(self.next) {
             Some(k) if self.next < self.end && k.is(key) => {
                 let start = ser.out.len();
-                if key.len() <= 16 {
+                if key.len() < 16 {
+                    // Tag and payload in the window's first 16 bytes.
+                    let w = k.window.first_chunk::<16>().unwrap_or(&[0; 16]);
+                    put(&mut ser.out, w, 1 + key.len());
+                } else if key.len() == 16 {
                     put(&mut ser.out, &k.window, 1 + key.len());
                 } else {
                     ser.string(tag::STR, key.as_bytes());
