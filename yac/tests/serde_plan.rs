@@ -255,3 +255,26 @@ fn swapped_runs_are_rotated() {
     same_as_alone(&(0..6).map(rotated).collect::<Vec<_>>());
     same_as_alone(&[one::Text { zz: 1, a: 2 }, one::Text { zz: 3, a: 4 }]);
 }
+
+/// Keys at the edges of the planned key's stores (15, 16 and 17 bytes)
+/// and one byte long.
+#[derive(Serialize)]
+struct KeyLengths {
+    z: u8,
+    fifteen_bytes_k: u8,
+    sixteen_bytes_ky: u8,
+    seventeen_bytes_k: u8,
+}
+
+#[test]
+fn planned_keys_of_every_store_size_are_written_whole() {
+    let items: Vec<KeyLengths> = (0..4)
+        .map(|i| KeyLengths {
+            z: i,
+            fifteen_bytes_k: i + 1,
+            sixteen_bytes_ky: i + 2,
+            seventeen_bytes_k: i + 3,
+        })
+        .collect();
+    same_as_alone(&items);
+}
