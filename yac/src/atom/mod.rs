@@ -674,7 +674,17 @@ mod tests {
                 0,
                 [0, 1, 2, 8][usize::from(t & 0x3F).saturating_sub(60).min(3)],
             ));
-            text.extend([b'a'; 66_000]);
+            // The 8-byte length forms need 64 KiB of payload. Miri leaves
+            // them out: checking so much text there takes CI's whole Miri
+            // time budget, and the other lib tests would not run.
+            let long_form = t >= 0x80 && t & 0x3F == 63;
+            if cfg!(miri) && long_form {
+                continue;
+            }
+            text.extend(std::iter::repeat_n(
+                b'a',
+                if long_form { 66_000 } else { 400 },
+            ));
             let want = match CLASS[usize::from(t)] {
                 Class::Eoc => matches!(got, Ok(Atom::Eoc)),
                 Class::Nil => matches!(got, Ok(Atom::Nil)),
