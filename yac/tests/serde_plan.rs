@@ -278,3 +278,26 @@ fn planned_keys_of_every_store_size_are_written_whole() {
         .collect();
     same_as_alone(&items);
 }
+
+/// A planned struct gathered where the output has no room past its end
+/// for the fixed-size copies (the exact copies then), and nowhere else:
+/// the same bytes, and the `Vec` of the document's size is not grown.
+#[test]
+fn structs_gathered_at_the_end_of_the_capacity_are_whole() {
+    for n in 1..6 {
+        let items: Vec<Deep> = (0..n).map(deep).collect();
+        let doc = yac::to_vec(&items).unwrap();
+        let mut out = Vec::with_capacity(doc.len());
+        let cap = out.capacity();
+        yac::append_to_vec(&mut out, &items).unwrap();
+        assert_eq!(out, doc);
+        assert_eq!(out.capacity(), cap, "{n}");
+        // And with any room past the end.
+        for spare in [1, 31, 32, 63, 64, 65] {
+            let mut out = Vec::with_capacity(doc.len() + spare);
+            yac::append_to_vec(&mut out, &items).unwrap();
+            assert_eq!(out, doc);
+        }
+    }
+    same_as_alone(&(0..4).map(deep).collect::<Vec<_>>());
+}

@@ -469,16 +469,14 @@ impl MapSer<'_, '_> {
 
     /// Puts a planned struct's fields, written in declaration order, in
     /// key order: two runs swapped are rotated in place (a short body by
-    /// fixed-size copies through the stack); else the body from the first field out of place is gathered in key
-    /// order in the scratch space (a short entry by one fixed-size copy),
-    /// then copied back at once. A field the instance skipped is an empty
-    /// entry. The fixed-size copies may take bytes past the output's end
+    /// fixed-size copies through the stack); else the body from the first
+    /// field out of place is [gathered](Self::gather). A field the instance
+    /// skipped is an empty entry. The fixed-size copies may take bytes past the output's end
     /// (inside its allocation: spare capacity, copied as untyped bytes and
     /// never counted in its length).
     fn permute(&mut self) {
-        /// Entries of up to this many bytes are copied by one fixed-size
-        /// move (most fields of small structs), of up to twice as many by
-        /// two.
+        /// A body of up to twice this many bytes is rotated through the
+        /// stack.
         const SHORT: usize = 32;
         let ser = &mut *self.ser;
         let Some(plan) = ser.plans.plans.get(self.plan) else {
@@ -516,33 +514,65 @@ impl MapSer<'_, '_> {
             }
             return;
         }
+        self.gather(from, total);
+    }
+
+    /// [`permute`](Self::permute) by a gather: the body from `from` (the
+    /// first field out of place, `total` bytes to the end) is copied field
+    /// by field in key order into the scratch space (an entry of up to
+    /// SHORT bytes by one fixed-size copy), then back at once.
+    #[inline(always)]
+    fn gather(&mut self, from: usize, total: usize) {
+        const SHORT: usize = 32;
+        let ser = &mut *self.ser;
+        let Some(plan) = ser.plans.plans.get(self.plan) else {
+            return;
+        };
+        let end = ser.out.len();
+        // One start per field, then the body's end (the fields skipped at
+        // the end start there): field `d` is `starts[d]..starts[d + 1]`.
+        let bound = self.first + plan.len + 1;
+        if ser.starts.len() >= bound {
+            debug_assert!(false, "more starts than fields");
+            return;
+        }
+        ser.starts.resize(bound, end);
+        let starts = ser.starts.get(self.first..bound).unwrap_or(&[]);
         let body = &mut ser.scratch;
         body.clear();
         body.reserve(total + 2 * SHORT);
         let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
+        // Room for a fixed-size read at any start up to `end` (else exact
+        // copies: the output is not grown for this, a `Vec` of the
+        // document's size stays so).
+        let fixed = end + 2 * SHORT <= ser.out.capacity();
         let mut w = 0;
         for &d in &plan.order {
-            let (s, e) = (at(d), at(d + 1));
-            // Starts never decrease, and the plan's order is a permutation
-            // of the fields from `first_moved` on: this holds, and is what
-            // the copies below stand on.
+            let (Some(&s), Some(&e)) = (starts.get(d), starts.get(d + 1)) else {
+                return;
+            };
+            // Starts never decrease and end at `end`, and the plan's order
+            // is a permutation of the fields from the first moved on, so
+            // this holds; the copies below stand on it: `s <= e <= end`
+            // and `w + n <= total`.
             let n = e.wrapping_sub(s);
-            if s < from || e > end || n > total - w {
+            if e > end || n > total - w {
                 debug_assert!(false, "a field outside the struct's body");
                 return;
             }
-            // SAFETY: `from <= s <= e <= end`: the n bytes read at `s` are
-            // the output's, and SHORT (2 SHORT) bytes there are inside its
-            // allocation when `s + SHORT <= cap` (`s + 2 * SHORT`); the
-            // scratch space holds `total + 2 * SHORT` bytes and `w + n <=
-            // total`, so the bytes written at `w` (n, SHORT or 2 SHORT) fit
-            // in it. The copies are untyped (bytes past the output's end
-            // may be uninitialised; only the n of the entry are used). The
-            // two buffers are distinct allocations.
+            // SAFETY: `s <= e <= end`, and the output's allocation holds
+            // `end + 2 * SHORT` bytes when `fixed`: the SHORT or 2 SHORT
+            // bytes read at `s` then, and the n read at `s` always, are
+            // inside it. The scratch space
+            // holds `total + 2 * SHORT` bytes and `w + n <= total`: the
+            // bytes written at `w` fit in it. The
+            // copies are untyped (bytes past the output's end may be
+            // uninitialised; only the n of the entry are used later), the
+            // two buffers distinct allocations.
             unsafe {
-                if n <= SHORT && s + SHORT <= cap {
+                if n <= SHORT && fixed {
                     core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT);
-                } else if n <= 2 * SHORT && s + 2 * SHORT <= cap {
+                } else if n <= 2 * SHORT && fixed {
                     core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
                 } else {
                     core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
@@ -554,12 +584,13 @@ impl MapSer<'_, '_> {
             return;
         }
         let out = ser.out.as_mut_ptr();
+        let cap = ser.out.capacity();
         // SAFETY: the first `w` bytes of the scratch space were written
-        // above, and it holds `total + 2 * SHORT >= 2 * SHORT` bytes; the
-        // output is written from `from` to `from + w = end` (its own bytes),
-        // or to `from + 2 * SHORT <= cap` (inside its allocation, the bytes
-        // past `end` being spare capacity, not counted in its length). The
-        // copies are untyped, the buffers distinct.
+        // above, and it holds `total + 2 * SHORT` bytes; the output is
+        // written from `from` to `from + w = end` (its own bytes), or to
+        // `from + 2 * SHORT <= cap` (inside its allocation, the bytes past `end`
+        // being spare capacity, not counted in its length). The copies are
+        // untyped, the buffers distinct.
         unsafe {
             if w <= 2 * SHORT && from + 2 * SHORT <= cap {
                 core::ptr::copy_nonoverlapping(dst, out.add(from), 2 * SHORT);
