@@ -180,6 +180,9 @@ unsafe fn snapshot(
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input::new(data);
     let mut growth = Growth::default();
+    // Keys put without an arena are pointed at by the tree (yac.h,
+    // YACItemsMapPut), so they live as long as the run.
+    let mut keys: Vec<CString> = Vec::new();
     let mut pool = vec![Item::default(); inp.below(40)];
     let mut items = std::mem::MaybeUninit::<YACItems>::zeroed();
     let it = items.as_mut_ptr();
@@ -545,11 +548,11 @@ fuzz_target!(|data: &[u8]| {
                     let a = ptr_or_null(&mut inp, ar);
                     let (m, v) = (idx(&mut inp, len), idx(&mut inp, len));
                     let key: Vec<u8> = inp.slice(6).iter().copied().filter(|&x| x != 0).collect();
-                    let key = CString::new(key).unwrap();
+                    keys.push(CString::new(key).unwrap());
                     let k = if inp.byte() % 16 == 0 {
                         null()
                     } else {
-                        key.as_ptr()
+                        keys[keys.len() - 1].as_ptr()
                     };
                     let x = inp.u64();
                     let _ = match inp.byte() % 7 {
@@ -620,4 +623,5 @@ fuzz_target!(|data: &[u8]| {
     }
     drop(pool);
     drop(growth);
+    drop(keys);
 });
