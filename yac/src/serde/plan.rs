@@ -331,7 +331,9 @@ mod tests {
         assert_eq!(p.merged(0, &[b, a, zz]), None);
         assert_eq!(p.merged(0, &[a]), None);
         // The same bytes at another address are the same key.
-        let zz2: &'static str = alloc::string::String::from("zz").leak();
+        static ZZ_ELSEWHERE: [u8; 2] = *b"zz";
+        let zz2 = core::str::from_utf8(&ZZ_ELSEWHERE).unwrap();
+        assert_ne!(zz2.as_ptr(), zz.as_ptr());
         assert_eq!(p.merged(0, &[zz2, c]), Some(alloc::vec![zz, a, b, c]));
         // New fields among fields given out of the plan's order.
         let merged = p.merged(0, &[b, c, zz]).unwrap();
