@@ -129,6 +129,17 @@ impl<'o> Serializer<'o> {
         }
     }
 
+    /// Ends a MAP whose entries are in order: its EOC, and the struct
+    /// variant's when `closes` is 2.
+    #[inline(always)]
+    fn close_map(&mut self, closes: u8) {
+        self.open_maps -= 1;
+        self.byte(tag::EOC);
+        if closes == 2 {
+            self.byte(tag::EOC);
+        }
+    }
+
     /// Moves the stashed entry `top` (ending at `end` in the stash, just
     /// taken off `stashed`) back onto the output, as the MAP's last entry.
     #[cold]
@@ -467,139 +478,6 @@ impl MapSer<'_, '_> {
         });
     }
 
-    /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: two runs swapped are rotated in place (a short body by
-    /// fixed-size copies through the stack); else the body from the first
-    /// field out of place is [gathered](Self::gather). A field the instance
-    /// skipped is an empty entry. The fixed-size copies may take bytes past the output's end
-    /// (inside its allocation: spare capacity, copied as untyped bytes and
-    /// never counted in its length).
-    fn permute(&mut self) {
-        /// A body of up to twice this many bytes is rotated through the
-        /// stack.
-        const SHORT: usize = 32;
-        let ser = &mut *self.ser;
-        let Some(plan) = ser.plans.plans.get(self.plan) else {
-            return;
-        };
-        let starts = ser.starts.get(self.first..).unwrap_or(&[]);
-        let end = ser.out.len();
-        // Where field `d` starts: the skipped ones at the end, at the end.
-        let at = |d: usize| starts.get(d).copied().unwrap_or(end);
-        let from = at(plan.first_moved);
-        let Some(total) = end.checked_sub(from) else {
-            return;
-        };
-        let cap = ser.out.capacity();
-        if let Some(k) = plan.rotation {
-            // The first run's length.
-            let split = at(k).saturating_sub(from).min(total);
-            if total <= 2 * SHORT && from + 4 * SHORT <= cap {
-                let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); 4 * SHORT];
-                let (b, out) = (buf.as_mut_ptr().cast::<u8>(), ser.out.as_mut_ptr());
-                // SAFETY: `split <= total <= 2 * SHORT`: the bytes read
-                // from `buf` (2 SHORT at 0 and at `split`) are inside it;
-                // those read and written in the output (2 SHORT at `from`
-                // and at `from + total - split <= from + 2 * SHORT`) are
-                // inside its allocation (`from + 4 * SHORT <= cap`), the
-                // ones past `end` in its spare capacity. The copies are
-                // untyped; the second run then the first are the body.
-                unsafe {
-                    core::ptr::copy_nonoverlapping(out.add(from), b, 2 * SHORT);
-                    core::ptr::copy_nonoverlapping(b.add(split), out.add(from), 2 * SHORT);
-                    core::ptr::copy_nonoverlapping(b, out.add(from + total - split), 2 * SHORT);
-                }
-            } else if let Some(body) = ser.out.get_mut(from..end) {
-                body.rotate_left(split);
-            }
-            return;
-        }
-        self.gather(from, total);
-    }
-
-    /// [`permute`](Self::permute) by a gather: the body from `from` (the
-    /// first field out of place, `total` bytes to the end) is copied field
-    /// by field in key order into the scratch space (an entry of up to
-    /// SHORT bytes by one fixed-size copy), then back at once.
-    #[inline(always)]
-    fn gather(&mut self, from: usize, total: usize) {
-        const SHORT: usize = 32;
-        let ser = &mut *self.ser;
-        let Some(plan) = ser.plans.plans.get(self.plan) else {
-            return;
-        };
-        let end = ser.out.len();
-        // One start per field, then the body's end (the fields skipped at
-        // the end start there): field `d` is `starts[d]..starts[d + 1]`.
-        let bound = self.first + plan.len + 1;
-        if ser.starts.len() >= bound {
-            debug_assert!(false, "more starts than fields");
-            return;
-        }
-        ser.starts.resize(bound, end);
-        let starts = ser.starts.get(self.first..bound).unwrap_or(&[]);
-        let body = &mut ser.scratch;
-        body.clear();
-        body.reserve(total + 2 * SHORT);
-        let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
-        // Room for a fixed-size read at any start up to `end` (else exact
-        // copies: the output is not grown for this, a `Vec` of the
-        // document's size stays so).
-        let fixed = end + 2 * SHORT <= ser.out.capacity();
-        let mut w = 0;
-        for &d in &plan.order {
-            let (Some(&s), Some(&e)) = (starts.get(d), starts.get(d + 1)) else {
-                return;
-            };
-            // Starts never decrease and end at `end`, and the plan's order
-            // is a permutation of the fields from the first moved on, so
-            // this holds; the copies below stand on it: `s <= e <= end`
-            // and `w + n <= total`.
-            let n = e.wrapping_sub(s);
-            if e > end || n > total - w {
-                debug_assert!(false, "a field outside the struct's body");
-                return;
-            }
-            // SAFETY: `s <= e <= end`, and the output's allocation holds
-            // `end + 2 * SHORT` bytes when `fixed`: the SHORT or 2 SHORT
-            // bytes read at `s` then, and the n read at `s` always, are
-            // inside it. The scratch space
-            // holds `total + 2 * SHORT` bytes and `w + n <= total`: the
-            // bytes written at `w` fit in it. The
-            // copies are untyped (bytes past the output's end may be
-            // uninitialised; only the n of the entry are used later), the
-            // two buffers distinct allocations.
-            unsafe {
-                if n <= SHORT && fixed {
-                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT);
-                } else if n <= 2 * SHORT && fixed {
-                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
-                } else {
-                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
-                }
-            }
-            w += n;
-        }
-        if w != total {
-            return;
-        }
-        let out = ser.out.as_mut_ptr();
-        let cap = ser.out.capacity();
-        // SAFETY: the first `w` bytes of the scratch space were written
-        // above, and it holds `total + 2 * SHORT` bytes; the output is
-        // written from `from` to `from + w = end` (its own bytes), or to
-        // `from + 2 * SHORT <= cap` (inside its allocation, the bytes past `end`
-        // being spare capacity, not counted in its length). The copies are
-        // untyped, the buffers distinct.
-        unsafe {
-            if w <= 2 * SHORT && from + 2 * SHORT <= cap {
-                core::ptr::copy_nonoverlapping(dst, out.add(from), 2 * SHORT);
-            } else {
-                core::ptr::copy_nonoverlapping(dst, out.add(from), w);
-            }
-        }
-    }
-
     /// Learns the plan of a struct just closed from the names it gave.
     #[cold]
     fn learn_plan(&mut self, name: &'static str, first_recorded: usize) {
@@ -623,23 +501,43 @@ impl MapSer<'_, '_> {
         value.serialize(&mut *self.ser)
     }
 
-    /// Puts the entries in canonical key order and closes the MAP.
+    /// Puts the entries in canonical key order and closes the MAP. By
+    /// value and field by field: a planned struct's end then reads only
+    /// what it needs (a whole `MapSer` moved costs a copy of it).
     #[inline(always)]
-    fn finish(&mut self) -> Result<(), Error> {
-        if self.plan == NO_PLAN {
-            self.finish_unplanned()?;
-            self.ser.entries.truncate(self.first);
-        } else if self.reorders {
+    fn finish(self) -> Result<(), Error> {
+        let MapSer {
+            ser,
+            start,
+            first,
+            closes,
+            plan,
+            next,
+            end,
+            reorders,
+        } = self;
+        if plan == NO_PLAN {
+            let mut map = MapSer {
+                ser,
+                start,
+                first,
+                closes,
+                plan,
+                next,
+                end,
+                reorders,
+            };
+            map.finish_unplanned()?;
+            map.ser.entries.truncate(first);
+            map.ser.close_map(closes);
+            return Ok(());
+        }
+        if reorders {
             // Fields missing at the end are skipped ones.
-            self.permute();
-            self.ser.starts.truncate(self.first);
+            ser.permute(plan, first);
+            ser.starts.truncate(first);
         }
-        let ser = &mut *self.ser;
-        ser.open_maps -= 1;
-        ser.byte(tag::EOC);
-        if self.closes == 2 {
-            ser.byte(tag::EOC);
-        }
+        ser.close_map(closes);
         Ok(())
     }
 
@@ -713,6 +611,141 @@ impl KeySink for MapSer<'_, '_> {
     }
 }
 
+impl Serializer<'_> {
+    /// Puts a planned struct's fields, written in declaration order, in
+    /// key order: two runs swapped are rotated in place (a short body by
+    /// fixed-size copies through the stack); else the body from the first
+    /// field out of place is [gathered](Self::gather). A field the instance
+    /// skipped is an empty entry. The fixed-size copies may take bytes past the output's end
+    /// (inside its allocation: spare capacity, copied as untyped bytes and
+    /// never counted in its length).
+    fn permute(&mut self, plan_index: usize, first: usize) {
+        /// A body of up to twice this many bytes is rotated through the
+        /// stack.
+        const SHORT: usize = 32;
+        let ser = &mut *self;
+        let Some(plan) = ser.plans.plans.get(plan_index) else {
+            return;
+        };
+        let starts = ser.starts.get(first..).unwrap_or(&[]);
+        let end = ser.out.len();
+        // Where field `d` starts: the skipped ones at the end, at the end.
+        let at = |d: usize| starts.get(d).copied().unwrap_or(end);
+        let from = at(plan.first_moved);
+        let Some(total) = end.checked_sub(from) else {
+            return;
+        };
+        let cap = ser.out.capacity();
+        if let Some(k) = plan.rotation {
+            // The first run's length.
+            let split = at(k).saturating_sub(from).min(total);
+            if total <= 2 * SHORT && from + 4 * SHORT <= cap {
+                let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); 4 * SHORT];
+                let (b, out) = (buf.as_mut_ptr().cast::<u8>(), ser.out.as_mut_ptr());
+                // SAFETY: `split <= total <= 2 * SHORT`: the bytes read
+                // from `buf` (2 SHORT at 0 and at `split`) are inside it;
+                // those read and written in the output (2 SHORT at `from`
+                // and at `from + total - split <= from + 2 * SHORT`) are
+                // inside its allocation (`from + 4 * SHORT <= cap`), the
+                // ones past `end` in its spare capacity. The copies are
+                // untyped; the second run then the first are the body.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(out.add(from), b, 2 * SHORT);
+                    core::ptr::copy_nonoverlapping(b.add(split), out.add(from), 2 * SHORT);
+                    core::ptr::copy_nonoverlapping(b, out.add(from + total - split), 2 * SHORT);
+                }
+            } else if let Some(body) = ser.out.get_mut(from..end) {
+                body.rotate_left(split);
+            }
+            return;
+        }
+        self.gather(plan_index, first, from, total);
+    }
+
+    /// [`permute`](Self::permute) by a gather: the body from `from` (the
+    /// first field out of place, `total` bytes to the end) is copied field
+    /// by field in key order into the scratch space (an entry of up to
+    /// SHORT bytes by one fixed-size copy), then back at once.
+    #[inline(always)]
+    fn gather(&mut self, plan_index: usize, first: usize, from: usize, total: usize) {
+        const SHORT: usize = 32;
+        let ser = &mut *self;
+        let Some(plan) = ser.plans.plans.get(plan_index) else {
+            return;
+        };
+        let end = ser.out.len();
+        // One start per field, then the body's end (the fields skipped at
+        // the end start there): field `d` is `starts[d]..starts[d + 1]`.
+        let bound = first + plan.len + 1;
+        if ser.starts.len() >= bound {
+            debug_assert!(false, "more starts than fields");
+            return;
+        }
+        ser.starts.resize(bound, end);
+        let starts = ser.starts.get(first..bound).unwrap_or(&[]);
+        let body = &mut ser.scratch;
+        body.clear();
+        body.reserve(total + 2 * SHORT);
+        let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
+        // Room for a fixed-size read at any start up to `end` (else exact
+        // copies: the output is not grown for this, a `Vec` of the
+        // document's size stays so).
+        let fixed = end + 2 * SHORT <= ser.out.capacity();
+        let mut w = 0;
+        for &d in &plan.order {
+            let (Some(&s), Some(&e)) = (starts.get(d), starts.get(d + 1)) else {
+                return;
+            };
+            // Starts never decrease and end at `end`, and the plan's order
+            // is a permutation of the fields from the first moved on, so
+            // this holds; the copies below stand on it: `s <= e <= end`
+            // and `w + n <= total`.
+            let n = e.wrapping_sub(s);
+            if e > end || n > total - w {
+                debug_assert!(false, "a field outside the struct's body");
+                return;
+            }
+            // SAFETY: `s <= e <= end`, and the output's allocation holds
+            // `end + 2 * SHORT` bytes when `fixed`: the SHORT or 2 SHORT
+            // bytes read at `s` then, and the n read at `s` always, are
+            // inside it. The scratch space
+            // holds `total + 2 * SHORT` bytes and `w + n <= total`: the
+            // bytes written at `w` fit in it. The
+            // copies are untyped (bytes past the output's end may be
+            // uninitialised; only the n of the entry are used later), the
+            // two buffers distinct allocations.
+            unsafe {
+                if n <= SHORT && fixed {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT);
+                } else if n <= 2 * SHORT && fixed {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
+                } else {
+                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
+                }
+            }
+            w += n;
+        }
+        if w != total {
+            return;
+        }
+        let out = ser.out.as_mut_ptr();
+        let cap = ser.out.capacity();
+        // SAFETY: the first `w` bytes of the scratch space were written
+        // above, and it holds `total + 2 * SHORT` bytes; the output is
+        // written from `from` to `from + w = end` (its own bytes), or to
+        // `from + 2 * SHORT <= cap` (inside its allocation, the bytes past `end`
+        // being spare capacity, not counted in its length). The copies are
+        // untyped, the buffers distinct.
+        unsafe {
+            if w <= 2 * SHORT && from + 2 * SHORT <= cap {
+                core::ptr::copy_nonoverlapping(dst, out.add(from), 2 * SHORT);
+            } else {
+                core::ptr::copy_nonoverlapping(dst, out.add(from), w);
+            }
+        }
+    }
+}
+
 impl ser::SerializeMap for MapSer<'_, '_> {
     type Ok = ();
     type Error = Error;
@@ -722,7 +755,7 @@ impl ser::SerializeMap for MapSer<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         self.value(value)
     }
-    fn end(mut self) -> Result<(), Error> {
+    fn end(self) -> Result<(), Error> {
         self.finish()
     }
 }
@@ -743,7 +776,7 @@ macro_rules! struct_traits {
                 self.value(value)
             }
             #[inline(always)]
-            fn end(mut self) -> Result<(), Error> {
+            fn end(self) -> Result<(), Error> {
                 self.finish()
             }
         }
