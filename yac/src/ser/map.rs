@@ -360,12 +360,38 @@ impl MapSer<'_, '_> {
         if self.planned_key(key) {
             return Ok(());
         }
-        self.unplanned_field(key)
+        self.cold(|map| map.unplanned_field(key))
     }
 
-    /// [`field`](Self::field) without a plan, or off it.
+    /// Runs a path off the hot one on a copy of this MAP (reborrowing
+    /// the serializer), then takes back what it changed: the `MapSer` of a
+    /// planned struct then never has its address taken, and stays in
+    /// registers. The path is one call, not inlined, per field.
+    #[inline(always)]
+    fn cold<R>(&mut self, path: impl FnOnce(&mut MapSer<'_, '_>) -> R) -> R {
+        let mut map = MapSer {
+            ser: &mut *self.ser,
+            start: self.start,
+            first: self.first,
+            closes: self.closes,
+            plan: self.plan,
+            next: self.next,
+            end: self.end,
+            reorders: self.reorders,
+        };
+        let r = path(&mut map);
+        // What the paths off the hot one change.
+        (self.first, self.plan, self.next) = (map.first, map.plan, map.next);
+        r
+    }
+
+    /// [`field`](Self::field) that is not the plan's next: a later one of
+    /// the plan (those between skipped), or one without a plan or off it.
     #[inline(never)]
     fn unplanned_field(&mut self, key: &'static str) -> Result<(), Error> {
+        if self.skip_to(key) {
+            return Ok(());
+        }
         if self.plan != NO_PLAN {
             self.off_plan();
         }
@@ -399,14 +425,14 @@ impl MapSer<'_, '_> {
                 }
                 true
             }
-            _ => self.skip_to(key),
+            _ => false,
         }
     }
 
     /// [`planned_key`](Self::planned_key) of a field that is not the
     /// plan's next: the fields before it in the plan were skipped (empty
     /// entries), or it is not one of the plan's.
-    #[inline(never)]
+    #[inline(always)]
     fn skip_to(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
         let Some((skipped, w)) = ser.plans.keys.get(self.next..self.end).and_then(|ks| {
