@@ -407,8 +407,14 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
-        match ser.plans.keys.get(self.next) {
-            Some(k) if self.next < self.end && k.is(key) => {
+        let next = (self.next < self.end).then(|| {
+            // SAFETY: `end` is the `Opened::end` that `open_map` took from
+            // `ser.plans` (or 0, with no plan: then nothing is below it),
+            // and `next < end`.
+            unsafe { ser.plans.key_unchecked(self.next) }
+        });
+        match next {
+            Some(k) if k.is(key) => {
                 let start = ser.out.len();
                 if key.len() < 16 {
                     // Tag and payload in the window's first 16 bytes.
@@ -435,7 +441,7 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn skip_to(&mut self, key: &'static str) -> bool {
         let ser = &mut *self.ser;
-        let Some((skipped, w)) = ser.plans.keys.get(self.next..self.end).and_then(|ks| {
+        let Some((skipped, w)) = ser.plans.keys().get(self.next..self.end).and_then(|ks| {
             let j = ks.iter().position(|k| k.is(key))?;
             Some((j, ks.get(j)?.window))
         }) else {

@@ -72,8 +72,11 @@ pub(crate) struct Plan {
 pub(crate) struct Plans {
     pub plans: Vec<Plan>,
     /// The fields of all plans, each plan's in one run (one lookup per
-    /// field, with no indirection through its plan).
-    pub keys: Vec<PlanKey>,
+    /// field, with no indirection through its plan). It never shrinks:
+    /// [`add`](Self::add) extends it, nothing takes from it, so the runs of
+    /// the plans opened stay in it ([`key_unchecked`](Self::key_unchecked)
+    /// stands on that).
+    keys: Vec<PlanKey>,
     /// Plan index + 1 by a hash of the name's address (0: none); a cache,
     /// updated as plans are found.
     slots: [Cell<u32>; SLOTS],
@@ -167,6 +170,26 @@ impl Plans {
             s.set(i as u32 + 1);
         }
         Some((i, self.plans.get(i)?))
+    }
+
+    /// The fields of all plans (see [`Opened`]).
+    #[inline(always)]
+    pub fn keys(&self) -> &[PlanKey] {
+        &self.keys
+    }
+
+    /// Field `i` of the plans' runs, without a bounds check.
+    ///
+    /// # Safety
+    /// `i < end` for an `end` that [`open`](Self::open) gave (`Opened::end`)
+    /// on these plans.
+    #[inline(always)]
+    pub unsafe fn key_unchecked(&self, i: usize) -> &PlanKey {
+        debug_assert!(i < self.keys.len());
+        // SAFETY: an `Opened::end` is a plan's `first + len`, and its
+        // fields were pushed onto `keys` (by `add`) before it was kept;
+        // `keys` never shrinks. So `i < end <= keys.len()`.
+        unsafe { self.keys.get_unchecked(i) }
     }
 
     /// Whether a plan may still be added.
