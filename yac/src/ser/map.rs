@@ -708,7 +708,7 @@ impl Serializer<'_> {
         let end = ser.out.len();
         // One start per field, then the body's end (the fields skipped at
         // the end start there): field `d` is `starts[d]..starts[d + 1]`.
-        let bound = first + plan.len + 1;
+        let bound = first + plan.len() + 1;
         if ser.starts.len() >= bound {
             debug_assert!(false, "more starts than fields");
             return;
@@ -723,11 +723,11 @@ impl Serializer<'_> {
         // copies: the output is not grown for this, a `Vec` of the
         // document's size stays so).
         let fixed = end + 2 * SHORT <= ser.out.capacity();
+        let Some(bounds) = plan.moved_bounds(starts) else {
+            return;
+        };
         let mut w = 0;
-        for &d in &plan.order {
-            let (Some(&s), Some(&e)) = (starts.get(d), starts.get(d + 1)) else {
-                return;
-            };
+        for (s, e) in bounds {
             // Starts never decrease and end at `end`, and the plan's order
             // is a permutation of the fields from the first moved on, so
             // this holds; the copies below stand on it: `s <= e <= end`

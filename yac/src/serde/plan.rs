@@ -55,10 +55,12 @@ pub(crate) struct Plan {
     name: &'static str,
     /// The fields in declaration order: `Plans::keys[first..first + len]`.
     pub first: usize,
-    pub len: usize,
+    len: usize,
     /// Declaration indices in key order, from `first_moved` on (empty when
-    /// the declaration order is the key order).
-    pub order: Vec<usize>,
+    /// the declaration order is the key order): each below `len` (made so
+    /// by [`Plans::add`], changed by nothing else, which
+    /// [`moved_bounds`](Self::moved_bounds) stands on).
+    order: Vec<usize>,
     /// The first place in key order whose field is declared elsewhere.
     pub first_moved: usize,
     /// When `order` is `k..` then `first_moved..k` (two runs swapped, as
@@ -66,6 +68,35 @@ pub(crate) struct Plan {
     pub rotation: Option<usize>,
     /// How many plans of this name came before it.
     replaced: u8,
+}
+
+impl Plan {
+    /// How many fields it has.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Where each field from the first moved on starts and ends, in key
+    /// order, read from `starts`: where each declared field starts, then
+    /// the body's end (`len + 1` words). `None` when `starts` is not that
+    /// long.
+    #[inline(always)]
+    pub fn moved_bounds<'a>(
+        &'a self,
+        starts: &'a [usize],
+    ) -> Option<impl Iterator<Item = (usize, usize)> + 'a> {
+        if starts.len() != self.len + 1 {
+            return None;
+        }
+        Some(self.order.iter().map(move |&d| {
+            debug_assert!(d < self.len);
+            // SAFETY: every index in `order` is below `len` (see `order`),
+            // and `starts` holds `len + 1` words: `d` and `d + 1` are
+            // inside it.
+            unsafe { (*starts.get_unchecked(d), *starts.get_unchecked(d + 1)) }
+        }))
+    }
 }
 
 /// The plans of the struct types seen, found by name.
