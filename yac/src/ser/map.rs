@@ -526,6 +526,14 @@ impl MapSer<'_, '_> {
             None => ser.plans.add(name, fields, window),
         }
         ser.recorded.truncate(first_recorded);
+        // The planned structs' side buffers: room once, not grown step by
+        // step from nothing (a reallocation each).
+        if ser.starts.capacity() == 0 {
+            ser.starts.reserve(64);
+        }
+        if ser.scratch.capacity() == 0 {
+            ser.scratch.reserve(1024);
+        }
     }
 
     #[inline(always)]

@@ -304,6 +304,11 @@ impl Plans {
             Some(i) => self.plans.get(i).map_or(0, |p| p.replaced + 1),
             None => 0,
         };
+        if self.plans.capacity() == 0 {
+            // Room for a document's usual handful of struct types at once.
+            self.plans.reserve(16);
+            self.keys.reserve(128);
+        }
         let first = self.keys.len();
         self.keys.extend(fields.iter().map(|&name| PlanKey {
             name,
