@@ -76,20 +76,21 @@ impl KeyRank {
         if (self.len, self.head) != (prev.len, prev.head) {
             return (self.len, self.head) > (prev.len, prev.head);
         }
-        self.len > 16 && self.above_long(prev, out)
+        self.len > 16 && above_long((self.at, self.len), (prev.at, prev.len), out)
     }
+}
 
-    /// [`above`](Self::above) for two long keys with the same first 16
-    /// bytes.
-    #[cold]
-    fn above_long(&self, prev: &KeyRank, out: &[u8]) -> bool {
-        match (
-            out.get(self.at..self.at + self.len),
-            out.get(prev.at..prev.at + prev.len),
-        ) {
-            (Some(k), Some(p)) => key_above(k, p),
-            _ => false,
-        }
+/// [`KeyRank::above`] for two long keys with the same first 16 bytes, each
+/// where and how long it is in `out` (by value: the ranks stay in
+/// registers on the hot path).
+#[cold]
+fn above_long(key: (usize, usize), prev: (usize, usize), out: &[u8]) -> bool {
+    match (
+        out.get(key.0..key.0 + key.1),
+        out.get(prev.0..prev.0 + prev.1),
+    ) {
+        (Some(k), Some(p)) => key_above(k, p),
+        _ => false,
     }
 }
 
@@ -223,7 +224,7 @@ impl MapSer<'_, '_> {
         let head = ser.str(key)?;
         let rank = KeyRank {
             len: key.len(),
-            head: u128::from_be_bytes(head),
+            head,
             at: ser.out.len() - key.len(),
         };
         match ser.maps.last_mut() {

@@ -275,10 +275,10 @@ impl<'o> Serializer<'o> {
         self.put(w, 1 + n);
     }
 
-    /// A STR; its payload's first 16 bytes (zero-padded, as
-    /// [`KeyRank`](map::KeyRank) reads them) are returned.
+    /// A STR; its payload's first 16 bytes (zero-padded) are returned as
+    /// a big-endian number, as [`KeyRank`](map::KeyRank) compares them.
     #[inline(always)]
-    fn str(&mut self, s: &str) -> Result<[u8; 16], Error> {
+    fn str(&mut self, s: &str) -> Result<u128, Error> {
         let b = s.as_bytes();
         if b.len() <= 16 {
             let (lo, hi) = short_words(b);
@@ -286,15 +286,12 @@ impl<'o> Serializer<'o> {
                 return Err(self.fail(crate::Error::BadUtf8));
             }
             put_short(&mut self.out, tag::STR | b.len() as u8, lo, hi, 1 + b.len());
-            let mut head = [0u8; 16];
-            head[..8].copy_from_slice(&lo.to_le_bytes());
-            head[8..].copy_from_slice(&hi.to_le_bytes());
-            return Ok(head);
+            // The 16 bytes in order, the first the most significant.
+            return Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes());
         }
         self.long_str(b)?;
-        let mut head = [0u8; 16];
-        head.copy_from_slice(b.get(..16).unwrap_or(&[0; 16]));
-        Ok(head)
+        let head = b.first_chunk::<16>().copied().unwrap_or([0; 16]);
+        Ok(u128::from_be_bytes(head))
     }
 
     /// A STR of more than 16 bytes: its payload copied a word at a time,

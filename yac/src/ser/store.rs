@@ -84,16 +84,46 @@ pub(super) fn put_short(v: &mut Vec<u8>, t: u8, lo: u64, hi: u64, n: usize) {
 }
 
 /// A short payload (at most 16 bytes) zero-padded to 16, as two
-/// little-endian words.
+/// little-endian words, built in registers from two overlapping loads (not
+/// through memory: a wide load of bytes just stored narrower waits for the
+/// stores to land, many cycles).
 #[inline(always)]
 pub(super) fn short_words(payload: &[u8]) -> (u64, u64) {
-    let mut p = [0u8; 16];
-    copy_short(&mut p, payload);
-    let (lo, hi) = p.split_at(8);
-    (
-        u64::from_le_bytes(lo.try_into().unwrap_or([0; 8])),
-        u64::from_le_bytes(hi.try_into().unwrap_or([0; 8])),
-    )
+    let n = payload.len();
+    let word = |at: usize| {
+        payload
+            .get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    let half = |at: usize| {
+        payload
+            .get(at..at + 4)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u32::from_le_bytes)
+    };
+    let quarter = |at: usize| {
+        payload
+            .get(at..at + 2)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u16::from_le_bytes)
+    };
+    // The second load ends at the payload's end: shifted to its place, the
+    // bytes it shares with the first are the same bytes.
+    match n {
+        9..=16 => (word(0), word(n - 8) >> (8 * (16 - n))),
+        8 => (word(0), 0),
+        4..=7 => {
+            let (a, b) = (u64::from(half(0)), u64::from(half(n - 4)));
+            (a | b << (8 * (n - 4)), 0)
+        }
+        2..=3 => {
+            let (a, b) = (u64::from(quarter(0)), u64::from(quarter(n - 2)));
+            (a | b << (8 * (n - 2)), 0)
+        }
+        1 => (u64::from(payload.first().copied().unwrap_or(0)), 0),
+        _ => (0, 0),
+    }
 }
 
 /// Where the first zero byte of the 16 bytes `lo`, `hi` (as

@@ -28,6 +28,20 @@ fn first_nul_finds_the_first_zero_byte() {
 }
 
 #[test]
+fn short_words_are_the_payload_zero_padded() {
+    let bytes: Vec<u8> = (1..=16).collect();
+    for n in 0..=16 {
+        let (lo, hi) = short_words(&bytes[..n]);
+        let mut padded = [0u8; 16];
+        padded[..n].copy_from_slice(&bytes[..n]);
+        let mut got = [0u8; 16];
+        got[..8].copy_from_slice(&lo.to_le_bytes());
+        got[8..].copy_from_slice(&hi.to_le_bytes());
+        assert_eq!(got, padded, "{n} bytes");
+    }
+}
+
+#[test]
 fn long_strs_are_copied_whole_and_refused_with_a_nul_anywhere() {
     for len in 17..=80 {
         let s: alloc::string::String = (0..len).map(|i| (b'A' + (i % 26) as u8) as char).collect();
@@ -90,7 +104,7 @@ fn key_rank_orders_as_key_above() {
             let at = ser.out.len() - k.len();
             KeyRank {
                 len: k.len(),
-                head: u128::from_be_bytes(head),
+                head,
                 at,
             }
         })
