@@ -681,19 +681,24 @@ impl Serializer<'_> {
             // The first run's length.
             let split = at(k).saturating_sub(from).min(total);
             if total <= 2 * SHORT && from + 4 * SHORT <= cap {
-                let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); 4 * SHORT];
-                let (b, out) = (buf.as_mut_ptr().cast::<u8>(), ser.out.as_mut_ptr());
-                // SAFETY: `split <= total <= 2 * SHORT`: the bytes read
-                // from `buf` (2 SHORT at 0 and at `split`) are inside it;
-                // those read and written in the output (2 SHORT at `from`
-                // and at `from + total - split <= from + 2 * SHORT`) are
-                // inside its allocation (`from + 4 * SHORT <= cap`), the
-                // ones past `end` in its spare capacity. The copies are
-                // untyped; the second run then the first are the body.
+                type Block = core::mem::MaybeUninit<[u8; 2 * SHORT]>;
+                let out = ser.out.as_mut_ptr();
+                // SAFETY: `split <= total <= 2 * SHORT`: the blocks read
+                // (at `from` and `from + split`) and written (at `from` and
+                // `from + total - split`) end by `from + 4 * SHORT <= cap`,
+                // inside the output's allocation, the bytes past `end` in
+                // its spare capacity. The copies are untyped (`MaybeUninit`)
+                // and both blocks are read before either is written (into
+                // registers, not through memory: a load of bytes just
+                // stored at another offset would wait for the stores): the
+                // second run, then the first, are the body.
                 unsafe {
-                    core::ptr::copy_nonoverlapping(out.add(from), b, 2 * SHORT);
-                    core::ptr::copy_nonoverlapping(b.add(split), out.add(from), 2 * SHORT);
-                    core::ptr::copy_nonoverlapping(b, out.add(from + total - split), 2 * SHORT);
+                    let first_run = out.add(from).cast::<Block>().read_unaligned();
+                    let second_run = out.add(from + split).cast::<Block>().read_unaligned();
+                    out.add(from).cast::<Block>().write_unaligned(second_run);
+                    out.add(from + total - split)
+                        .cast::<Block>()
+                        .write_unaligned(first_run);
                 }
             } else if let Some(body) = ser.out.get_mut(from..end) {
                 body.rotate_left(split);
