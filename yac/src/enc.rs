@@ -43,32 +43,36 @@ const LEN_2: usize = 317;
 const LEN_8: usize = LEN_8_BASE as usize;
 
 /// Writes the header of a BIN (`tag_base` 0x80) or STR (0xC0) of `len`
-/// payload bytes into `out` and returns its length (1, 2, 3 or 9): the
-/// length in the tag for 0..60, then the offset forms 61 + x (one byte),
-/// 317 + x (16 bits) and 65853 + x (64 bits).
+/// payload bytes into `out` and returns its length (1, 2, 3 or 9), as
+/// [`string_header_words`] makes it.
 pub fn string_header(tag_base: u8, len: usize, out: &mut [u8; 9]) -> usize {
-    let base = tag_base & 0xC0;
+    let (first8, ninth, n) = string_header_words(tag_base, len);
+    let [a, b, c, d, e, f, g, h] = first8.to_le_bytes();
+    *out = [a, b, c, d, e, f, g, h, ninth];
+    n
+}
+
+/// The header of a BIN (`tag_base` 0x80) or STR (0xC0) of `len` payload
+/// bytes: the length in the tag for 0..60, then the offset forms 61 + x
+/// (one byte), 317 + x (16 bits) and 65853 + x (64 bits), big-endian. As
+/// its first 8 bytes in a little-endian word (the tag the lowest byte,
+/// zeros past the header), its ninth byte, and its length (1, 2, 3 or 9):
+/// words a writer stores from registers.
+#[inline(always)]
+pub fn string_header_words(tag_base: u8, len: usize) -> (u64, u8, usize) {
+    let base = u64::from(tag_base & 0xC0);
     if len < LEN_1 {
-        out[0] = base | len as u8;
-        1
+        (base | len as u64, 0, 1)
     } else if len < LEN_2 {
-        out[0] = base | 61;
-        out[1] = (len - LEN_1) as u8;
-        2
+        (base | 61 | ((len - LEN_1) as u64) << 8, 0, 2)
     } else if len < LEN_8 {
-        out[0] = base | 62;
-        let [a, b] = ((len - LEN_2) as u16).to_be_bytes();
-        out[1] = a;
-        out[2] = b;
-        3
+        let x = ((len - LEN_2) as u16).swap_bytes();
+        (base | 62 | u64::from(x) << 8, 0, 3)
     } else {
-        out[0] = base | 63;
         // usize is at most 64 bits wide on every target Rust supports.
-        let x = ((len - LEN_8) as u64).to_be_bytes();
-        for (d, s) in out[1..].iter_mut().zip(x) {
-            *d = s;
-        }
-        9
+        let x = (len - LEN_8) as u64;
+        // Its big-endian bytes from the second on: the last is the ninth.
+        (base | 63 | x.swap_bytes() << 8, x as u8, 9)
     }
 }
 

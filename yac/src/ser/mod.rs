@@ -262,10 +262,11 @@ impl<'o> Serializer<'o> {
     /// payload.
     #[inline]
     fn long_header(&mut self, base: u8, n: usize) {
-        let mut head = [0u8; 9];
-        let h = crate::enc::string_header(base, n, &mut head);
+        // In registers: a header built in memory and read back wider than
+        // it was stored waits for the stores to land.
+        let (first8, ninth, h) = crate::enc::string_header_words(base, n);
         self.out.reserve(h + n);
-        self.put(&head, h);
+        put_words(&mut self.out, first8, u64::from(ninth), h);
     }
 
     /// Stores a window of [`short_window`] whose payload is `n` bytes long:
