@@ -381,7 +381,13 @@ impl MapSer<'_, '_> {
             reorders: self.reorders,
         };
         let r = path(&mut map);
-        // What the paths off the hot one change.
+        // What the paths off the hot one change (leaving the plan, or
+        // skipping fields of it); the rest they only read.
+        debug_assert!(
+            (map.start, map.closes, map.end, map.reorders)
+                == (self.start, self.closes, self.end, self.reorders),
+            "a path off the hot one changed a MapSer word it does not give back"
+        );
         (self.first, self.plan, self.next) = (map.first, map.plan, map.next);
         r
     }
