@@ -738,65 +738,105 @@ impl Serializer<'_> {
             return;
         }
         ser.starts.resize(bound, end);
-        let starts = ser.starts.get(first..bound).unwrap_or(&[]);
-        let body = &mut ser.scratch;
-        body.clear();
-        body.reserve(total + 2 * SHORT);
-        let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
         // Room for a fixed-size read at any start up to `end` (else exact
         // copies: the output is not grown for this, a `Vec` of the
         // document's size stays so).
-        let fixed = end + 2 * SHORT <= ser.out.capacity();
+        if end + 2 * SHORT > ser.out.capacity() {
+            return self.gather_exact(plan_index, first, from);
+        }
+        let starts = ser.starts.get(first..bound).unwrap_or(&[]);
         let Some(bounds) = plan.moved_bounds(starts) else {
             return;
         };
+        // Room for what the loop below may write: a field of more than
+        // SHORT bytes is checked to end by `total`, a shorter one adds at
+        // most SHORT bytes, then one fixed-size copy.
+        let room = total + SHORT * plan.moved() + 2 * SHORT;
+        let body = &mut ser.scratch;
+        body.clear();
+        body.reserve(room);
+        let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
         let mut w = 0;
         for (s, e) in bounds {
             // Starts never decrease and end at `end`, and the plan's order
             // is a permutation of the fields from the first moved on, so
-            // this holds; the copies below stand on it: `s <= e <= end`
-            // and `w + n <= total`.
+            // the fields end to end make the body (`w == total` at the
+            // end). The copies stand only on what is checked here.
             let n = e.wrapping_sub(s);
-            if e > end || n > total - w {
+            if n <= SHORT && e <= end {
+                // SAFETY: `s <= e <= end` (`n` did not wrap), and the
+                // output's allocation holds `end + 2 * SHORT` bytes: the
+                // SHORT read at `s` are inside it. `w` is at most `total`
+                // plus SHORT per field before: `w + 2 * SHORT <= room`,
+                // inside the scratch space. The
+                // copy is untyped (bytes past the output's end may be
+                // uninitialised; only the `n` of the entry are used), the
+                // buffers distinct allocations.
+                unsafe { core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT) };
+                w += n;
+            } else if n <= total.saturating_sub(w) && e <= end {
+                // SAFETY: as above, with `s <= e <= end` and
+                // `w + n <= total`; `2 * SHORT` bytes are read at `s` and
+                // written at `w` (`w + 2 * SHORT <= total + 2 * SHORT <=
+                // room`) only when `n <= 2 * SHORT`, else the `n`.
+                unsafe {
+                    if n <= 2 * SHORT {
+                        core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
+                    } else {
+                        core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
+                    }
+                }
+                w += n;
+            } else {
                 debug_assert!(false, "a field outside the struct's body");
                 return;
             }
-            // SAFETY: `s <= e <= end`, and the output's allocation holds
-            // `end + 2 * SHORT` bytes when `fixed`: the SHORT or 2 SHORT
-            // bytes read at `s` then, and the n read at `s` always, are
-            // inside it. The scratch space
-            // holds `total + 2 * SHORT` bytes and `w + n <= total`: the
-            // bytes written at `w` fit in it. The
-            // copies are untyped (bytes past the output's end may be
-            // uninitialised; only the n of the entry are used later), the
-            // two buffers distinct allocations.
-            unsafe {
-                if n <= SHORT && fixed {
-                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT);
-                } else if n <= 2 * SHORT && fixed {
-                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), 2 * SHORT);
-                } else {
-                    core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), n);
-                }
-            }
-            w += n;
         }
         if w != total {
+            debug_assert!(false, "the fields do not make the struct's body");
             return;
         }
         let out = ser.out.as_mut_ptr();
-        let cap = ser.out.capacity();
         // SAFETY: the first `w` bytes of the scratch space were written
-        // above, and it holds `total + 2 * SHORT` bytes; the output is
-        // written from `from` to `from + w = end` (its own bytes), or to
-        // `from + 2 * SHORT <= cap` (inside its allocation, the bytes past `end`
-        // being spare capacity, not counted in its length). The copies are
-        // untyped, the buffers distinct.
+        // above, and it holds `room > w + 2 * SHORT` bytes; the output is
+        // written from `from` to `from + w = end` (its own bytes), or
+        // to `from + 2 * SHORT <= end + 2 * SHORT <= capacity` (inside its
+        // allocation, the bytes past `end` being spare capacity, not
+        // counted in its length). The copies are untyped, the buffers
+        // distinct.
         unsafe {
-            if w <= 2 * SHORT && from + 2 * SHORT <= cap {
+            if w <= 2 * SHORT {
                 core::ptr::copy_nonoverlapping(dst, out.add(from), 2 * SHORT);
             } else {
                 core::ptr::copy_nonoverlapping(dst, out.add(from), w);
+            }
+        }
+    }
+
+    /// [`gather`](Self::gather) of a struct too near the end of the
+    /// output's allocation for fixed-size reads: by checked copies.
+    #[cold]
+    #[inline(never)]
+    fn gather_exact(&mut self, plan_index: usize, first: usize, from: usize) {
+        let ser = &mut *self;
+        let Some(plan) = ser.plans.plans.get(plan_index) else {
+            return;
+        };
+        let starts = ser.starts.get(first..).unwrap_or(&[]);
+        let Some(bounds) = plan.moved_bounds(starts) else {
+            return;
+        };
+        let body = &mut ser.scratch;
+        body.clear();
+        for (s, e) in bounds {
+            match ser.out.get(s..e) {
+                Some(field) => body.extend_from_slice(field),
+                None => return,
+            }
+        }
+        if let Some(to) = ser.out.get_mut(from..) {
+            if to.len() == body.len() {
+                to.copy_from_slice(body);
             }
         }
     }

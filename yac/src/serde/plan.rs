@@ -77,6 +77,13 @@ impl Plan {
         self.len
     }
 
+    /// How many fields are moved: those from the first moved on (none when
+    /// the declaration order is the key order).
+    #[inline(always)]
+    pub fn moved(&self) -> usize {
+        self.order.len()
+    }
+
     /// Where each field from the first moved on starts and ends, in key
     /// order, read from `starts`: where each declared field starts, then
     /// the body's end (`len + 1` words). `None` when `starts` is not that
