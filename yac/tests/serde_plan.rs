@@ -10,11 +10,12 @@ use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 /// Writes `items` as one LIST and checks it against each item written
-/// alone, into a LIST by hand.
-fn same_as_alone<T: Serialize>(items: &[T]) {
+/// alone, into a LIST by hand. Alone is on a thread of its own: a thread
+/// keeps the plans it learnt for its next documents.
+fn same_as_alone<T: Serialize + Sync>(items: &[T]) {
     let mut want = vec![0x08];
     for it in items {
-        want.extend(yac::to_vec(it).unwrap());
+        want.extend(alone(it));
     }
     want.push(0x00);
     assert_eq!(yac::to_vec(items).unwrap(), want);
@@ -25,6 +26,11 @@ fn same_as_alone<T: Serialize>(items: &[T]) {
         .parse(&want, &mut off)
         .expect("canonical");
     assert_eq!(off, want.len());
+}
+
+/// `it` written on a new thread, with no plans learnt before.
+fn alone<T: Serialize + Sync + ?Sized>(it: &T) -> Vec<u8> {
+    std::thread::scope(|s| s.spawn(|| yac::to_vec(it).unwrap()).join().unwrap())
 }
 
 mod one {
@@ -300,4 +306,48 @@ fn structs_gathered_at_the_end_of_the_capacity_are_whole() {
         }
     }
     same_as_alone(&(0..4).map(deep).collect::<Vec<_>>());
+}
+
+/// A struct written inside another's `Serialize` (a document within a
+/// document, on the same thread) and the documents after it: the same
+/// bytes as each written on a thread of its own.
+#[test]
+fn plans_kept_between_documents_give_the_same_bytes() {
+    struct Nested(Vec<Deep>);
+    impl Serialize for Nested {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            // The inner document is written while the outer one is open.
+            let inner = yac::to_vec(&self.0).map_err(serde::ser::Error::custom)?;
+            let mut st = s.serialize_struct("Nested", 2)?;
+            st.serialize_field("zz", &self.0)?;
+            st.serialize_field("bytes", serde_bytes::Bytes::new(&inner))?;
+            st.end()
+        }
+    }
+    let docs: Vec<Nested> = (0..4).map(|n| Nested((0..n).map(deep).collect())).collect();
+    for _ in 0..2 {
+        for d in &docs {
+            assert_eq!(yac::to_vec(d).unwrap(), alone(d));
+        }
+    }
+}
+
+/// A field after which a large one comes in key order.
+#[derive(Serialize)]
+struct LargeSecond {
+    name: &'static str,
+    #[serde(with = "serde_bytes")]
+    data: Vec<u8>,
+}
+
+/// Instances whose fields move a large run (written the general way from
+/// the first large one on) and small ones, in both orders of learning.
+#[test]
+fn large_structs_whose_fields_move_are_whole() {
+    let item = |n: usize| LargeSecond {
+        name: "n",
+        data: vec![7; n],
+    };
+    same_as_alone(&[item(1), item(10_000), item(2), item(5000), item(3)]);
+    same_as_alone(&[item(10_000), item(1), item(2)]);
 }

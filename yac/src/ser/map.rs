@@ -24,6 +24,12 @@ const SMALL_MAP: usize = 16;
 /// that comes before it (a later entry can then be written in place).
 const SMALL_MOVE: usize = 64;
 
+/// A struct type whose instance of more than this many bytes is learnt
+/// from, or whose rotation moves a run of more than this many bytes, is
+/// written the general way from then on (where a large field stays in
+/// place) instead of by its plan.
+const LARGE_RUN: usize = 4096;
+
 /// A planned struct's body of up to twice this many bytes is rotated by
 /// fixed-size copies through registers, and a field of up to this many (or
 /// twice) is gathered by one fixed-size copy.
@@ -118,7 +124,7 @@ impl<'o> Serializer<'o> {
         let (plan, next, end, reorders, first) = match plan {
             Some(p) => (p.index, p.first, p.end, p.reorders, self.starts.len()),
             None => {
-                let learn = name.filter(|_| self.plans.room());
+                let learn = name.filter(|&n| self.plans.learns(n));
                 self.open_state(learn, name.is_some(), false);
                 (NO_PLAN, 0, 0, false, self.entries.len())
             }
@@ -537,6 +543,15 @@ impl MapSer<'_, '_> {
             }
             None => ser.plans.add(name, fields, window),
         }
+        // A large struct whose plan would move its fields is written the
+        // general way, which leaves a large field in place.
+        if ser.out.len() - self.start > LARGE_RUN {
+            if let Some((i, p)) = ser.plans.find(name) {
+                if p.moved() > 0 {
+                    ser.plans.write_in_place(i);
+                }
+            }
+        }
         ser.recorded.truncate(first_recorded);
         // The planned structs' side buffers: room once, not grown step by
         // step from nothing (a reallocation each).
@@ -711,8 +726,13 @@ impl Serializer<'_> {
                         .cast::<Block>()
                         .write_unaligned(first_run);
                 }
-            } else if let Some(body) = ser.out.get_mut(from..end) {
-                body.rotate_left(split);
+            } else {
+                if total - split > LARGE_RUN {
+                    ser.plans.write_in_place(plan_index);
+                }
+                if let Some(body) = ser.out.get_mut(from..end) {
+                    body.rotate_left(split);
+                }
             }
             return;
         }

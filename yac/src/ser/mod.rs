@@ -36,6 +36,7 @@ mod map;
 mod store;
 #[cfg(test)]
 mod tests;
+mod workspace;
 
 use alloc::vec::Vec;
 
@@ -53,6 +54,7 @@ use map::{Entry, MapState};
 use store::{
     copy_checking_nul, first_nul_words, put, put_short, put_words, short_window, short_words,
 };
+use workspace::Workspace;
 
 /// Serializes `value` into a new YAC document.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
@@ -71,7 +73,7 @@ pub fn append_to_vec<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Res
     let r = value
         .serialize(&mut ser)
         .map_err(|e| e.or_at(ser.position()));
-    *out = ser.out;
+    *out = ser.done();
     if r.is_err() {
         out.truncate(base);
     }
@@ -99,10 +101,12 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     let mut sink = |b: &[u8]| writer.write_all(b).map_err(Error::from);
     let mut ser = Serializer::new(Vec::new());
     ser.sink = Some(&mut sink);
-    value
+    let r = value
         .serialize(&mut ser)
         .and_then(|()| ser.flush(0))
-        .map_err(|e| e.or_at(ser.position()))
+        .map_err(|e| e.or_at(ser.position()));
+    ser.done();
+    r
 }
 
 /// Where [`Serializer`] hands the bytes it streams.
@@ -144,27 +148,75 @@ pub struct Serializer<'o> {
     recorded: Vec<&'static str>,
     /// The states of the open MAPs written without a plan.
     maps: Vec<MapState>,
+    /// Where the workspace goes back when the document is done.
+    spare: workspace::Spare,
 }
 
 impl<'o> Serializer<'o> {
+    /// A serializer appending to `out`, with the thread's workspace (see
+    /// [`workspace`]).
     fn new(out: Vec<u8>) -> Self {
         let base = out.len();
+        let (ws, spare) = workspace::take();
+        let Workspace {
+            entries,
+            starts,
+            order,
+            scratch,
+            stashed,
+            stash,
+            plans,
+            recorded,
+            maps,
+        } = ws;
         Serializer {
             out,
             base,
             flushed: 0,
             sink: None,
             open_maps: 0,
-            entries: Vec::new(),
-            starts: Vec::new(),
-            order: Vec::new(),
-            scratch: Vec::new(),
-            stashed: Vec::new(),
-            stash: Vec::new(),
-            plans: Plans::new(),
-            recorded: Vec::new(),
-            maps: Vec::new(),
+            entries,
+            starts,
+            order,
+            scratch,
+            stashed,
+            stash,
+            plans,
+            recorded,
+            maps,
+            spare,
         }
+    }
+
+    /// Gives the workspace back to the thread, and the output.
+    fn done(self) -> Vec<u8> {
+        let Serializer {
+            out,
+            entries,
+            starts,
+            order,
+            scratch,
+            stashed,
+            stash,
+            plans,
+            recorded,
+            maps,
+            spare,
+            ..
+        } = self;
+        let ws = Workspace {
+            entries,
+            starts,
+            order,
+            scratch,
+            stashed,
+            stash,
+            plans,
+            recorded,
+            maps,
+        };
+        workspace::keep(ws, spare);
+        out
     }
 
     /// Bytes of the document written so far.

@@ -68,6 +68,9 @@ pub(crate) struct Plan {
     pub rotation: Option<usize>,
     /// How many plans of this name came before it.
     replaced: u8,
+    /// Its instances are written the general way (which moves aside only
+    /// small entries): one of them moved a large run of fields.
+    in_place: bool,
 }
 
 impl Plan {
@@ -151,6 +154,12 @@ impl Opened {
     };
 }
 
+impl Default for Plans {
+    fn default() -> Self {
+        Plans::new()
+    }
+}
+
 impl Plans {
     pub fn new() -> Self {
         Plans {
@@ -173,7 +182,7 @@ impl Plans {
 
     #[inline(always)]
     fn open_slow(&mut self, name: &'static str) -> Option<Opened> {
-        let (index, p) = self.find(name)?;
+        let (index, p) = self.find(name).filter(|(_, p)| !p.in_place)?;
         let opened = Opened {
             name: (name.as_ptr() as usize, name.len()),
             index,
@@ -233,6 +242,25 @@ impl Plans {
     /// Whether a plan may still be added.
     pub fn room(&self) -> bool {
         self.plans.len() < MAX_PLANS
+    }
+
+    /// Whether a plan of the struct `name` (whose instance has no plan to
+    /// be written by) is to be learnt: one may be added, and the struct's
+    /// is not written in place.
+    #[cold]
+    #[inline(never)]
+    pub fn learns(&self, name: &'static str) -> bool {
+        self.room() && !self.find(name).is_some_and(|(_, p)| p.in_place)
+    }
+
+    /// Has the instances of plan `i` written the general way from now on
+    /// (it moved a large run of fields, which that way stays in place).
+    #[cold]
+    pub fn write_in_place(&mut self, i: usize) {
+        if let Some(p) = self.plans.get_mut(i) {
+            p.in_place = true;
+        }
+        self.last = Opened::NONE;
     }
 
     /// The fields of plan `i` and of an instance that left it (`fields`,
@@ -329,6 +357,7 @@ impl Plans {
             first_moved,
             rotation,
             replaced,
+            in_place: false,
         });
         // Found by name from now on (the last opened may be the one
         // replaced).
