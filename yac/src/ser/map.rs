@@ -81,6 +81,15 @@ impl KeyRank {
         at: 0,
     };
 
+    /// Above every key (none is `usize::MAX` bytes long): what a MAP's
+    /// keys are compared with on the hot path once its entries are
+    /// tracked, so that each goes the cold way.
+    const ALL: KeyRank = KeyRank {
+        len: usize::MAX,
+        head: u128::MAX,
+        at: 0,
+    };
+
     /// Whether this key comes strictly after `prev`, both in `out`.
     #[inline(always)]
     pub(super) fn above(&self, prev: &KeyRank, out: &[u8]) -> bool {
@@ -125,7 +134,7 @@ impl<'o> Serializer<'o> {
             Some(p) => (p.index, p.first, p.end, p.reorders, self.starts.len()),
             None => {
                 let learn = name.filter(|&n| self.plans.learns(n));
-                self.open_state(learn, name.is_some(), false);
+                self.open_state(learn, name.is_some());
                 (NO_PLAN, 0, 0, false, self.entries.len())
             }
         };
@@ -163,11 +172,36 @@ impl<'o> Serializer<'o> {
         self.entries.push(top.moved_to(start));
     }
 
+    /// Notes the entries of a MAP whose body is `from..to` in the output
+    /// (found again there, key then value).
+    #[cold]
+    fn entries_in(&mut self, from: usize, to: usize) {
+        let out = self.out.get(..to).unwrap_or(&[]);
+        let mut at = from;
+        while at < out.len() {
+            let start = at;
+            let Ok((key, n)) = crate::atom::string_raw(out.get(at..).unwrap_or(&[])) else {
+                break;
+            };
+            at += n;
+            self.entries.push(Entry {
+                start,
+                key: at - key.len(),
+                key_len: key.len(),
+            });
+            if crate::validate::count_at(out, &mut at, 0).is_err() {
+                break;
+            }
+        }
+    }
+
     /// Notes the state of a MAP written without a plan.
-    fn open_state(&mut self, learn: Option<&'static str>, in_place: bool, unsorted: bool) {
+    fn open_state(&mut self, learn: Option<&'static str>, in_place: bool) {
         self.maps.push(MapState {
             prev: KeyRank::NONE,
-            unsorted,
+            last: KeyRank::NONE,
+            tracked: false,
+            unsorted: false,
             in_place,
             first_stashed: self.stashed.len(),
             learn,
@@ -206,8 +240,15 @@ pub struct MapSer<'a, 'o> {
 /// that a planned struct's [`MapSer`] stays small).
 #[derive(Clone, Copy)]
 pub(super) struct MapState {
-    /// The previous key.
+    /// The previous key while the entries are not tracked, else
+    /// [`KeyRank::ALL`]: a key above it is written with nothing more.
     prev: KeyRank,
+    /// The previous key (read once the entries are tracked).
+    last: KeyRank,
+    /// The MAP's entries are in `ser.entries`: a key came out of order
+    /// (only then are they needed, to put them in order). Until then
+    /// nothing is noted of them but the previous key.
+    tracked: bool,
     /// A key came that is not above the one before.
     unsorted: bool,
     /// Keys are put in order as they come (a struct's), not at the end.
@@ -239,30 +280,51 @@ impl MapSer<'_, '_> {
             at: ser.out.len() - key.len(),
         };
         match ser.maps.last_mut() {
-            Some(st) if ser.stashed.len() <= st.first_stashed && rank.above(&st.prev, &ser.out) => {
+            Some(st) if rank.above(&st.prev, &ser.out) => {
                 st.prev = rank;
+                Ok(())
             }
-            _ => return self.key_out_of_order(key, start, rank),
+            _ => self.tracked_key(key, start, rank),
         }
-        ser.entries.push(Entry {
-            start,
-            key: rank.at,
-            key_len: key.len(),
-        });
-        Ok(())
     }
 
-    /// [`key_str`](Self::key_str) of a key not above the one before (or
-    /// while entries are stashed), just written at `start`.
+    /// [`key_str`](Self::key_str) of a key not above the one before, or
+    /// of a MAP whose entries are tracked, just written at `start`.
     #[cold]
     #[inline(never)]
+    fn tracked_key(&mut self, key: &str, start: usize, rank: KeyRank) -> Result<(), Error> {
+        let mut st = self.state();
+        if !st.tracked {
+            // The keys before were in order: found again in the output.
+            self.ser.entries_in(self.start, start);
+            st.tracked = true;
+            st.last = st.prev;
+            st.prev = KeyRank::ALL;
+        }
+        if self.ser.stashed.len() <= st.first_stashed && rank.above(&st.last, &self.ser.out) {
+            self.ser.entries.push(Entry {
+                start,
+                key: rank.at,
+                key_len: key.len(),
+            });
+            st.last = rank;
+            if let Some(last) = self.ser.maps.last_mut() {
+                *last = st;
+            }
+            return Ok(());
+        }
+        self.key_out_of_order(key, start, rank, st)
+    }
+
+    /// [`tracked_key`](Self::tracked_key) of a key not above the one
+    /// before (or while entries are stashed); `st` is the MAP's state.
     fn key_out_of_order(
         &mut self,
         key: &str,
         mut start: usize,
         mut rank: KeyRank,
+        mut st: MapState,
     ) -> Result<(), Error> {
-        let mut st = self.state();
         let ser = &mut *self.ser;
         let last_len = ser.entries.last().map_or(0, |e| start - e.start);
         if st.in_place && last_len <= SMALL_MOVE {
@@ -286,7 +348,7 @@ impl MapSer<'_, '_> {
             key: rank.at,
             key_len: key.len(),
         });
-        st.prev = rank;
+        st.last = rank;
         if let Some(last) = ser.maps.last_mut() {
             *last = st;
         }
@@ -297,7 +359,9 @@ impl MapSer<'_, '_> {
     #[inline(always)]
     fn state(&self) -> MapState {
         self.ser.maps.last().copied().unwrap_or(MapState {
-            prev: KeyRank::NONE,
+            prev: KeyRank::ALL,
+            last: KeyRank::NONE,
+            tracked: true,
             unsorted: true,
             in_place: false,
             first_stashed: self.ser.stashed.len(),
@@ -491,27 +555,14 @@ impl MapSer<'_, '_> {
         let first_recorded = ser.recorded.len();
         let first_stashed = ser.stashed.len();
         let first_entry = ser.entries.len();
-        // Found again in the output, key then value.
-        let mut at = self.start;
-        while at < ser.out.len() {
-            let start = at;
-            let Ok((key, n)) = crate::atom::string_raw(ser.out.get(at..).unwrap_or(&[])) else {
-                break;
-            };
-            at += n;
-            ser.entries.push(Entry {
-                start,
-                key: at - key.len(),
-                key_len: key.len(),
-            });
-            if learn.is_some() {
-                let fields = ser.plans.fields(self.plan);
+        ser.entries_in(self.start, ser.out.len());
+        if learn.is_some() {
+            let fields = ser.plans.fields(self.plan);
+            for e in ser.entries.get(first_entry..).unwrap_or(&[]) {
+                let key = e.key(&ser.out);
                 if let Some(k) = fields.iter().find(|k| k.name.as_bytes() == key) {
                     ser.recorded.push(k.name);
                 }
-            }
-            if crate::validate::count_at(&ser.out, &mut at, 0).is_err() {
-                break;
             }
         }
         ser.starts.truncate(self.first);
@@ -519,7 +570,9 @@ impl MapSer<'_, '_> {
         self.plan = NO_PLAN;
         self.next = self.end;
         ser.maps.push(MapState {
-            prev: KeyRank::NONE,
+            prev: KeyRank::ALL,
+            last: KeyRank::NONE,
+            tracked: true,
             unsorted: true,
             in_place: false,
             first_stashed,
