@@ -15,7 +15,9 @@
 //! (`serde/plan.rs`): its keys need no check, and its fields are put
 //! in order by one permutation when it closes. Nothing is allocated per
 //! MAP: the entries' offsets, the plans and the reordering's scratch space
-//! are kept by the serializer for the whole document.
+//! are kept by the serializer for the whole document, and with `std` by
+//! the thread for its next document (a program writing many learns its
+//! types' plans once).
 //!
 //! [`to_writer`] streams: whatever lies outside every open MAP (the
 //! elements of a top-level LIST, say) goes to the writer as soon as
