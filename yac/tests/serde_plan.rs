@@ -262,6 +262,43 @@ fn swapped_runs_are_rotated() {
     same_as_alone(&[one::Text { zz: 1, a: 2 }, one::Text { zz: 3, a: 4 }]);
 }
 
+/// Key order `image sheet_x sheet_y unified added_in has_img_apple
+/// non_qualified has_img_google`: declared fields that stay together
+/// (`image..sheet_y`, `added_in has_img_apple`) are gathered as one run;
+/// with runs of every size class (up to 32 bytes, up to 64, longer) and a
+/// field skipped at the end.
+#[derive(Serialize)]
+struct Runs {
+    unified: String,
+    non_qualified: Option<String>,
+    image: String,
+    sheet_x: u32,
+    sheet_y: u32,
+    added_in: String,
+    has_img_apple: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    has_img_google: Option<bool>,
+}
+
+fn runs(i: usize) -> Runs {
+    let text = |n: usize| "x".repeat(n);
+    Runs {
+        unified: text(i * 7 % 90),
+        non_qualified: (i % 3 != 0).then(|| text(i * 13 % 70)),
+        image: text(i * 11 % 80),
+        sheet_x: i as u32 * 1000,
+        sheet_y: i as u32,
+        added_in: text(i * 5 % 40),
+        has_img_apple: i % 2 == 0,
+        has_img_google: (i % 4 != 0).then_some(i % 5 == 0),
+    }
+}
+
+#[test]
+fn fields_declared_together_are_gathered_as_one_run() {
+    same_as_alone(&(0..40).map(runs).collect::<Vec<_>>());
+}
+
 /// Keys at the edges of the planned key's stores (15, 16 and 17 bytes)
 /// and one byte long.
 #[derive(Serialize)]

@@ -793,9 +793,10 @@ impl Serializer<'_> {
     }
 
     /// [`permute`](Self::permute) by a gather: the body from `from` (the
-    /// first field out of place, `total` bytes to the end) is copied field
-    /// by field in key order into the scratch space (an entry of up to
-    /// SHORT bytes by one fixed-size copy), then back at once.
+    /// first field out of place, `total` bytes to the end) is copied run
+    /// by run (fields declared together that stay together) in key order
+    /// into the scratch space (a run of up to SHORT bytes by one
+    /// fixed-size copy), then back at once.
     #[inline(always)]
     fn gather(&mut self, plan_index: usize, first: usize, from: usize, total: usize) {
         let ser = &mut *self;
@@ -821,7 +822,7 @@ impl Serializer<'_> {
         let Some(bounds) = plan.moved_bounds(starts) else {
             return;
         };
-        // Room for what the loop below may write: a field of more than
+        // Room for what the loop below may write: a run of more than
         // SHORT bytes is checked to end by `total`, a shorter one adds at
         // most SHORT bytes, then one fixed-size copy.
         let room = total + SHORT * plan.moved() + 2 * SHORT;
@@ -831,19 +832,19 @@ impl Serializer<'_> {
         let (src, dst) = (ser.out.as_ptr(), body.as_mut_ptr());
         let mut w = 0;
         for (s, e) in bounds {
-            // Starts never decrease and end at `end`, and the plan's order
-            // is a permutation of the fields from the first moved on, so
-            // the fields end to end make the body (`w == total` at the
-            // end). The copies stand only on what is checked here.
+            // Starts never decrease and end at `end`, and the plan's runs
+            // are the fields from the first moved on, each once, so the
+            // runs end to end make the body (`w == total` at the end).
+            // The copies stand only on what is checked here.
             let n = e.wrapping_sub(s);
             if n <= SHORT && e <= end {
                 // SAFETY: `s <= e <= end` (`n` did not wrap), and the
                 // output's allocation holds `end + 2 * SHORT` bytes: the
                 // SHORT read at `s` are inside it. `w` is at most `total`
-                // plus SHORT per field before: `w + 2 * SHORT <= room`,
+                // plus SHORT per run before: `w + 2 * SHORT <= room`,
                 // inside the scratch space. The
                 // copy is untyped (bytes past the output's end may be
-                // uninitialised; only the `n` of the entry are used), the
+                // uninitialised; only the `n` of the run are used), the
                 // buffers distinct allocations.
                 unsafe { core::ptr::copy_nonoverlapping(src.add(s), dst.add(w), SHORT) };
                 w += n;
@@ -861,12 +862,12 @@ impl Serializer<'_> {
                 }
                 w += n;
             } else {
-                debug_assert!(false, "a field outside the struct's body");
+                debug_assert!(false, "a run outside the struct's body");
                 return;
             }
         }
         if w != total {
-            debug_assert!(false, "the fields do not make the struct's body");
+            debug_assert!(false, "the runs do not make the struct's body");
             return;
         }
         let out = ser.out.as_mut_ptr();

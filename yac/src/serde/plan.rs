@@ -56,11 +56,12 @@ pub(crate) struct Plan {
     /// The fields in declaration order: `Plans::keys[first..first + len]`.
     pub first: usize,
     len: usize,
-    /// Declaration indices in key order, from `first_moved` on (empty when
-    /// the declaration order is the key order): each below `len` (made so
-    /// by [`Plans::add`], changed by nothing else, which
-    /// [`moved_bounds`](Self::moved_bounds) stands on).
-    order: Vec<usize>,
+    /// The fields from `first_moved` on in key order, as runs of fields
+    /// declared one after the other (`d..e`, declaration indices: a run
+    /// is one copy); empty when the declaration order is the key order.
+    /// Each `d < e <= len` (made so by [`Plans::add`], changed by nothing
+    /// else, which [`moved_bounds`](Self::moved_bounds) stands on).
+    runs: Vec<(usize, usize)>,
     /// The first place in key order whose field is declared elsewhere.
     pub first_moved: usize,
     /// When `order` is `k..` then `first_moved..k` (two runs swapped, as
@@ -80,17 +81,17 @@ impl Plan {
         self.len
     }
 
-    /// How many fields are moved: those from the first moved on (none when
-    /// the declaration order is the key order).
+    /// How many runs of fields are moved (each by one copy): none when the
+    /// declaration order is the key order.
     #[inline(always)]
     pub fn moved(&self) -> usize {
-        self.order.len()
+        self.runs.len()
     }
 
-    /// Where each field from the first moved on starts and ends, in key
-    /// order, read from `starts`: where each declared field starts, then
-    /// the body's end (`len + 1` words). `None` when `starts` is not that
-    /// long.
+    /// Where each run of fields from the first moved on starts and ends,
+    /// in key order, read from `starts`: where each declared field starts,
+    /// then the body's end (`len + 1` words). `None` when `starts` is not
+    /// that long.
     #[inline(always)]
     pub fn moved_bounds<'a>(
         &'a self,
@@ -99,12 +100,11 @@ impl Plan {
         if starts.len() != self.len + 1 {
             return None;
         }
-        Some(self.order.iter().map(move |&d| {
-            debug_assert!(d < self.len);
-            // SAFETY: every index in `order` is below `len` (see `order`),
-            // and `starts` holds `len + 1` words: `d` and `d + 1` are
-            // inside it.
-            unsafe { (*starts.get_unchecked(d), *starts.get_unchecked(d + 1)) }
+        Some(self.runs.iter().map(move |&(d, e)| {
+            debug_assert!(d < e && e <= self.len);
+            // SAFETY: every run's `d < e <= len` (see `runs`), and
+            // `starts` holds `len + 1` words: `d` and `e` are inside it.
+            unsafe { (*starts.get_unchecked(d), *starts.get_unchecked(e)) }
         }))
     }
 }
@@ -188,7 +188,7 @@ impl Plans {
             index,
             first: p.first,
             end: p.first + p.len,
-            reorders: !p.order.is_empty(),
+            reorders: !p.runs.is_empty(),
         };
         self.last = opened;
         Some(opened)
@@ -335,6 +335,7 @@ impl Plans {
                 .copied()
                 .eq((k..fields.len()).chain(first_moved..k))
         });
+        let runs = runs(&order);
         let replaced = match self.plans.iter().rposition(|p| same(p.name, name)) {
             Some(i) => self.plans.get(i).map_or(0, |p| p.replaced + 1),
             None => 0,
@@ -353,7 +354,7 @@ impl Plans {
             name,
             first,
             len: fields.len(),
-            order,
+            runs,
             first_moved,
             rotation,
             replaced,
@@ -379,6 +380,20 @@ impl Plans {
             .and_then(|p| self.keys.get(p.first..p.first + p.len))
             .unwrap_or(&[])
     }
+}
+
+/// Declaration indices in key order cut into runs of indices that follow
+/// one another (`d..e`): fields declared one after the other that stay so
+/// in key order are moved by one copy.
+fn runs(order: &[usize]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::with_capacity(order.len());
+    for &d in order {
+        match runs.last_mut() {
+            Some(run) if run.1 == d => run.1 = d + 1,
+            _ => runs.push((d, d + 1)),
+        }
+    }
+    runs
 }
 
 /// The lookup table's slot of a name: a hash of its address.
@@ -437,6 +452,31 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), merged.len(), "{merged:?}");
         assert_eq!(merged.len(), 4);
+    }
+
+    #[test]
+    fn fields_declared_together_and_ordered_together_are_one_run() {
+        assert_eq!(runs(&[]), alloc::vec![]);
+        assert_eq!(runs(&[3]), alloc::vec![(3, 4)]);
+        // The skin variation of benches/serde: unified, non_qualified,
+        // image, sheet_x, sheet_y, added_in, has_img_apple,
+        // has_img_google, has_img_twitter, has_img_facebook.
+        assert_eq!(
+            runs(&[2, 3, 4, 0, 5, 6, 1, 7, 8, 9]),
+            alloc::vec![(2, 5), (0, 1), (5, 7), (1, 2), (7, 10)]
+        );
+        // Descending indices never join.
+        assert_eq!(runs(&[2, 1, 0]), alloc::vec![(2, 3), (1, 2), (0, 1)]);
+        // Through a plan: `b` and `c` keep their order after the shorter `z`.
+        let p = plans_of(&["bb", "cc", "z"]);
+        let plan = &p.plans[0];
+        assert_eq!((plan.first_moved, plan.rotation), (0, Some(2)));
+        assert_eq!(plan.runs, alloc::vec![(2, 3), (0, 2)]);
+        assert_eq!(plan.moved(), 2);
+        let starts = [10, 15, 20, 23];
+        let bounds: alloc::vec::Vec<_> = plan.moved_bounds(&starts).unwrap().collect();
+        assert_eq!(bounds, alloc::vec![(20, 23), (10, 20)]);
+        assert!(plan.moved_bounds(&starts[..3]).is_none());
     }
 
     #[test]
