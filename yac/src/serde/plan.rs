@@ -64,8 +64,8 @@ pub(crate) struct Plan {
     runs: Vec<(usize, usize)>,
     /// The first place in key order whose field is declared elsewhere.
     pub first_moved: usize,
-    /// When `order` is `k..` then `first_moved..k` (two runs swapped, as
-    /// in most small structs): `k`, and the body is rotated in place.
+    /// When `runs` are `k..len` then `first_moved..k` (two runs swapped,
+    /// as in most small structs): `k`, and the body is rotated in place.
     pub rotation: Option<usize>,
     /// How many plans of this name came before it.
     replaced: u8,
@@ -329,13 +329,11 @@ impl Plans {
             .position(|(k, &d)| k != d)
             .unwrap_or(order.len());
         order.drain(..first_moved);
-        let rotation = order.first().copied().filter(|&k| {
-            order
-                .iter()
-                .copied()
-                .eq((k..fields.len()).chain(first_moved..k))
-        });
         let runs = runs(&order);
+        let rotation = match runs[..] {
+            [(k, e), (f, k2)] if e == fields.len() && f == first_moved && k2 == k => Some(k),
+            _ => None,
+        };
         let replaced = match self.plans.iter().rposition(|p| same(p.name, name)) {
             Some(i) => self.plans.get(i).map_or(0, |p| p.replaced + 1),
             None => 0,
