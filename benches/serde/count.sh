@@ -5,14 +5,15 @@
 #   benches/serde/count.sh [DATA_DIR]      # or DOCS="canada-map" FORMATS="yac rmp-serde" OPS="ser"
 # A DATA_DIR made by benches/docs.sh (target/bench-data, after a run of
 # benches/count.sh) adds the string-heavy "countries (String)" and the
-# MAP-heavy "emoji".
+# MAP-heavy "emoji" (and "emoji (key order)", its structs declared in key
+# order: no field moved).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 data=${1:-$here/../../../shared/data}
 N=${N:-3}
 extra=
 [ -f "$data/countries.json" ] && extra="|countries (String)"
-[ -f "$data/emoji.json" ] && extra="$extra|emoji"
+[ -f "$data/emoji.json" ] && extra="$extra|emoji|emoji (key order)"
 DOCS=${DOCS:-"canada-list canada-map licenses (String)|licenses (&str)$extra"}
 FORMATS=${FORMATS:-"yac rmp-serde ciborium serde_json postcard"}
 OPS=${OPS:-"ser de"}
@@ -30,7 +31,7 @@ echo "$DOCS" | sed 's/ \(canada\|licenses\)/\n\1/g; s/|/\n/g' | while read -r do
         for f in $FORMATS; do
             # ciborium cannot borrow &str; postcard has no deserialize_any.
             case "$f/$doc" in
-                "ciborium/licenses (&str)" | postcard/canada* | postcard/emoji) printf ' - |'; continue ;;
+                "ciborium/licenses (&str)" | postcard/canada* | postcard/emoji*) printf ' - |'; continue ;;
             esac
             full=$(count "$doc" "$f" "$op" "$N")
             printf ' %s |' $(( full / N ))

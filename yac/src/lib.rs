@@ -18,6 +18,14 @@
 //! [`mod@serde`]. Errors convert to and from [`Error`] and
 //! `std::io::Error`, so `?` works across them.
 //!
+//! A struct is a MAP whose keys must be in the format's order (shorter
+//! names first, then by bytes). A struct whose fields are declared in
+//! another order is written in declaration order and then put in order
+//! (the serializer learns each type's permutation once); one declared in
+//! key order is written with nothing moved, the fastest way (on the emoji
+//! benchmark of `benches/serde`, 0.84x the instructions of rmp-serde
+//! against 1.22x in the source's field order).
+//!
 //! ```
 //! # #[cfg(feature = "serde")] {
 //! use std::collections::HashMap;
