@@ -736,56 +736,61 @@ impl KeySink for MapSer<'_, '_> {
 
 impl Serializer<'_> {
     /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: two runs swapped are rotated in place (a short body by
-    /// fixed-size copies through registers); else the body from the first
-    /// field out of place is [gathered](Self::gather). A field the instance
-    /// skipped is an empty entry. The fixed-size copies may take bytes past the output's end
-    /// (inside its allocation: spare capacity, copied as untyped bytes and
-    /// never counted in its length).
+    /// key order: two runs swapped in a body of up to 2 * SHORT bytes
+    /// (most small structs) are rotated in place here, by fixed-size
+    /// copies through registers (inlined where the struct ends: a call
+    /// would cost as much as the rotation); else
+    /// [`permute_general`](Self::permute_general). A field the instance
+    /// skipped is an empty entry. The fixed-size copies may take bytes
+    /// past the output's end (inside its allocation: spare capacity,
+    /// copied as untyped bytes and never counted in its length).
+    #[inline(always)]
     fn permute(&mut self, plan_index: usize, first: usize) {
+        let Some(plan) = self.plans.plans.get(plan_index) else {
+            return;
+        };
+        if let Some(k) = plan.rotation {
+            let starts = self.starts.get(first..).unwrap_or(&[]);
+            let end = self.out.len();
+            // Where field `d` starts: the skipped ones at the end, at the end.
+            let at = |d: usize| starts.get(d).copied().unwrap_or(end);
+            let from = at(plan.first_moved);
+            let total = end.saturating_sub(from);
+            // The first run's length.
+            let split = at(k).saturating_sub(from).min(total);
+            if total <= 2 * SHORT && from + 4 * SHORT <= self.out.capacity() {
+                // SAFETY: `split <= total <= 2 * SHORT`, and the output's
+                // allocation holds `from + 4 * SHORT` bytes.
+                unsafe { rotate_short::<{ 2 * SHORT }>(self.out.as_mut_ptr(), from, split, total) };
+                return;
+            }
+        }
+        self.permute_general(plan_index, first);
+    }
+
+    /// [`permute`](Self::permute) of a struct whose body is not a short
+    /// rotation: a longer one rotated in place, else the body from the
+    /// first field out of place [gathered](Self::gather).
+    #[inline(never)]
+    fn permute_general(&mut self, plan_index: usize, first: usize) {
         let ser = &mut *self;
         let Some(plan) = ser.plans.plans.get(plan_index) else {
             return;
         };
         let starts = ser.starts.get(first..).unwrap_or(&[]);
         let end = ser.out.len();
-        // Where field `d` starts: the skipped ones at the end, at the end.
         let at = |d: usize| starts.get(d).copied().unwrap_or(end);
         let from = at(plan.first_moved);
         let Some(total) = end.checked_sub(from) else {
             return;
         };
-        let cap = ser.out.capacity();
         if let Some(k) = plan.rotation {
-            // The first run's length.
             let split = at(k).saturating_sub(from).min(total);
-            if total <= 2 * SHORT && from + 4 * SHORT <= cap {
-                type Block = core::mem::MaybeUninit<[u8; 2 * SHORT]>;
-                let out = ser.out.as_mut_ptr();
-                // SAFETY: `split <= total <= 2 * SHORT`: the blocks read
-                // (at `from` and `from + split`) and written (at `from` and
-                // `from + total - split`) end by `from + 4 * SHORT <= cap`,
-                // inside the output's allocation, the bytes past `end` in
-                // its spare capacity. The copies are untyped (`MaybeUninit`)
-                // and both blocks are read before either is written (into
-                // registers, not through memory: a load of bytes just
-                // stored at another offset would wait for the stores): the
-                // second run, then the first, are the body.
-                unsafe {
-                    let first_run = out.add(from).cast::<Block>().read_unaligned();
-                    let second_run = out.add(from + split).cast::<Block>().read_unaligned();
-                    out.add(from).cast::<Block>().write_unaligned(second_run);
-                    out.add(from + total - split)
-                        .cast::<Block>()
-                        .write_unaligned(first_run);
-                }
-            } else {
-                if total - split > LARGE_RUN {
-                    ser.plans.write_in_place(plan_index);
-                }
-                if let Some(body) = ser.out.get_mut(from..end) {
-                    body.rotate_left(split);
-                }
+            if total - split > LARGE_RUN {
+                ser.plans.write_in_place(plan_index);
+            }
+            if let Some(body) = ser.out.get_mut(from..end) {
+                body.rotate_left(split);
             }
             return;
         }
@@ -913,6 +918,34 @@ impl Serializer<'_> {
                 to.copy_from_slice(body);
             }
         }
+    }
+}
+
+/// Rotates the `total` bytes at `out + from` left by `split` (the second
+/// run, then the first) by two fixed-size copies of `N` bytes through
+/// registers.
+///
+/// # Safety
+/// `split <= total <= N`, and `out` is the start of an allocation of at
+/// least `from + 2 * N` bytes.
+#[inline(always)]
+unsafe fn rotate_short<const N: usize>(out: *mut u8, from: usize, split: usize, total: usize) {
+    type Block<const N: usize> = core::mem::MaybeUninit<[u8; N]>;
+    debug_assert!(split <= total && total <= N);
+    // SAFETY: the blocks read (at `from` and `from + split`) and written
+    // (at `from` and `from + total - split`) end by `from + 2 * N`, inside
+    // the allocation (the caller's promise); bytes past the output's end
+    // are its spare capacity. The copies are untyped (`MaybeUninit`), and
+    // both blocks are read before either is written (into registers, not
+    // through memory: a load of bytes just stored at another offset would
+    // wait for the stores): the second run, then the first, are the body.
+    unsafe {
+        let first_run = out.add(from).cast::<Block<N>>().read_unaligned();
+        let second_run = out.add(from + split).cast::<Block<N>>().read_unaligned();
+        out.add(from).cast::<Block<N>>().write_unaligned(second_run);
+        out.add(from + total - split)
+            .cast::<Block<N>>()
+            .write_unaligned(first_run);
     }
 }
 
