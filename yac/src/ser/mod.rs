@@ -54,7 +54,8 @@ use key::ExtSer;
 pub use map::MapSer;
 use map::{Entry, MapState};
 use store::{
-    copy_checking_nul, first_nul_words, put, put_short, put_words, short_window, short_words,
+    copy_checking_nul, first_nul_words, put, put_medium_str, put_short, put_words, short_window,
+    short_words,
 };
 use workspace::Workspace;
 
@@ -343,6 +344,14 @@ impl<'o> Serializer<'o> {
             put_short(&mut self.out, tag::STR | b.len() as u8, lo, hi, 1 + b.len());
             // The 16 bytes in order, the first the most significant.
             return Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes());
+        }
+        if b.len() <= 32 {
+            // One header byte, then the payload in registers.
+            const _: () = assert!(32 < crate::enc::LEN_1);
+            return match put_medium_str(&mut self.out, tag::STR | b.len() as u8, b) {
+                Some((lo, hi)) => Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes()),
+                None => Err(self.fail(crate::Error::BadUtf8)),
+            };
         }
         self.long_str(b)?;
         let head = b.first_chunk::<16>().copied().unwrap_or([0; 16]);

@@ -1,8 +1,9 @@
 //! The raw stores of the output: a fixed-size window written past the end
 //! of a `Vec` and cut to its length ([`put`]), a short string's atom built
-//! in such a window ([`short_window`]), and the word-at-a-time (or SSE2)
-//! copies that find a NUL in a STR's payload on the way
-//! ([`first_nul_words`], [`copy_checking_nul`]). No memcpy call and no
+//! in such a window ([`short_window`]), a STR of 17 to 32 bytes stored
+//! from four words in registers ([`put_medium_str`]), and the
+//! word-at-a-time (or SSE2) copies that find a NUL in a STR's payload on
+//! the way ([`first_nul_words`], [`copy_checking_nul`]). No memcpy call and no
 //! length-dependent branch on the paths of short atoms.
 
 use alloc::vec::Vec;
@@ -81,6 +82,63 @@ pub(super) fn put_short(v: &mut Vec<u8>, t: u8, lo: u64, hi: u64, n: usize) {
         p.add(9).cast::<u64>().write_unaligned(hi.to_le());
         v.set_len(len + n.min(17));
     }
+}
+
+/// A STR of 17 to 32 bytes (`payload`) after its one-byte header `t`,
+/// stored past the end of `v` if it has no NUL: four words (the first 16
+/// bytes and the last 16, overlapping) loaded into registers, checked and
+/// stored, with no call and no loop. Returns the payload's first 16 bytes
+/// as two little-endian words, or `None` (a NUL, or not 17 to 32 bytes:
+/// nothing stored).
+#[inline(always)]
+pub(super) fn put_medium_str(v: &mut Vec<u8>, t: u8, payload: &[u8]) -> Option<(u64, u64)> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let n = payload.len();
+    let word = |at: usize| {
+        payload
+            .get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    if !(17..=32).contains(&n) {
+        return None;
+    }
+    let (a, b, c, d) = (word(0), word(8), word(n - 16), word(n - 8));
+    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    if zeros(a) | zeros(b) | zeros(c) | zeros(d) != 0 {
+        return None;
+    }
+    let len = v.len();
+    if v.capacity() - len < 33 {
+        put_str_slow(v, t, payload);
+        return Some((a, b));
+    }
+    // SAFETY: the spare capacity holds at least 33 bytes (just checked):
+    // the byte at 0 and the words at 1, 9, n - 15 and n - 7 (n <= 32) all
+    // end by 33, inside the allocation. The words at n - 15 and n - 7 hold
+    // the payload's last 16 bytes at their places (they overlap the first
+    // two with the same bytes), so the 1 + n bytes the length then covers
+    // are the header and the payload, all written.
+    unsafe {
+        let p = v.as_mut_ptr().add(len);
+        p.write(t);
+        p.add(1).cast::<u64>().write_unaligned(a.to_le());
+        p.add(9).cast::<u64>().write_unaligned(b.to_le());
+        p.add(n - 15).cast::<u64>().write_unaligned(c.to_le());
+        p.add(n - 7).cast::<u64>().write_unaligned(d.to_le());
+        v.set_len(len + 1 + n);
+    }
+    Some((a, b))
+}
+
+/// [`put_medium_str`] near the end of the capacity (out of line, as
+/// [`put_slow`]).
+#[cold]
+#[inline(never)]
+fn put_str_slow(v: &mut Vec<u8>, t: u8, payload: &[u8]) {
+    v.push(t);
+    v.extend_from_slice(payload);
 }
 
 /// A short payload (at most 16 bytes) zero-padded to 16, as two

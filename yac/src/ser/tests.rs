@@ -43,26 +43,40 @@ fn short_words_are_the_payload_zero_padded() {
 
 #[test]
 fn long_strs_are_copied_whole_and_refused_with_a_nul_anywhere() {
+    // An output with no room to spare (the checked stores) and one with
+    // room (the stores past its end).
+    let outputs = || {
+        let mut roomy = Vec::with_capacity(256);
+        roomy.push(7);
+        [alloc::vec![7], roomy]
+    };
     for len in 17..=80 {
         let s: alloc::string::String = (0..len).map(|i| (b'A' + (i % 26) as u8) as char).collect();
-        let mut ser = Serializer::new(alloc::vec![7]);
-        ser.str(&s).unwrap();
-        let mut head = [0u8; 9];
-        let h = crate::enc::string_header(tag::STR, len, &mut head);
-        assert_eq!(&ser.out[..1 + h], [&[7][..], &head[..h]].concat());
-        assert_eq!(&ser.out[1 + h..], s.as_bytes());
+        for out in outputs() {
+            let mut ser = Serializer::new(out);
+            let head = ser.str(&s).unwrap();
+            let mut first16 = [0u8; 16];
+            first16.copy_from_slice(&s.as_bytes()[..16]);
+            assert_eq!(head, u128::from_be_bytes(first16), "{len}");
+            let mut header = [0u8; 9];
+            let h = crate::enc::string_header(tag::STR, len, &mut header);
+            assert_eq!(&ser.out[..1 + h], [&[7][..], &header[..h]].concat());
+            assert_eq!(&ser.out[1 + h..], s.as_bytes());
+        }
         for at in 0..len {
             let mut b = s.clone().into_bytes();
             b[at] = 0;
             let bad = alloc::string::String::from_utf8(b).unwrap();
-            let mut ser = Serializer::new(alloc::vec![7]);
-            let e = ser.str(&bad).unwrap_err();
-            assert_eq!(
-                e.kind(),
-                &ErrorKind::Format(crate::Error::BadUtf8),
-                "{len} {at}"
-            );
-            assert_eq!(ser.out, [7], "nothing of it is kept");
+            for out in outputs() {
+                let mut ser = Serializer::new(out);
+                let e = ser.str(&bad).unwrap_err();
+                assert_eq!(
+                    e.kind(),
+                    &ErrorKind::Format(crate::Error::BadUtf8),
+                    "{len} {at}"
+                );
+                assert_eq!(ser.out, [7], "nothing of it is kept");
+            }
         }
     }
 }
