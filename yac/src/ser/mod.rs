@@ -346,9 +346,9 @@ impl<'o> Serializer<'o> {
             return Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes());
         }
         if b.len() <= 32 {
-            // One header byte, then the payload in registers.
+            // One header byte (32 < LEN_1), then the payload in registers.
             const _: () = assert!(32 < crate::enc::LEN_1);
-            return match put_medium_str(&mut self.out, tag::STR | b.len() as u8, b) {
+            return match put_medium_str::<2>(&mut self.out, tag::STR | b.len() as u8, b) {
                 Some((lo, hi)) => Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes()),
                 None => Err(self.fail(crate::Error::BadUtf8)),
             };
@@ -358,10 +358,19 @@ impl<'o> Serializer<'o> {
         Ok(u128::from_be_bytes(head))
     }
 
-    /// A STR of more than 16 bytes: its payload copied a word at a time,
-    /// the copy checking for NUL on the way (one pass over the bytes).
+    /// A STR of more than 32 bytes: one of up to 64 with a one-byte header
+    /// (below LEN_1) from registers, else its payload copied a block at a
+    /// time, the copy checking for NUL on the way (one pass over the
+    /// bytes).
     #[inline(never)]
     fn long_str(&mut self, b: &[u8]) -> Result<(), Error> {
+        const _: () = assert!(crate::enc::LEN_1 <= 65);
+        if b.len() < crate::enc::LEN_1 {
+            return match put_medium_str::<4>(&mut self.out, tag::STR | b.len() as u8, b) {
+                Some(_) => Ok(()),
+                None => Err(self.fail(crate::Error::BadUtf8)),
+            };
+        }
         let n = b.len();
         let Some(last) = n.checked_sub(8) else {
             // Not reached (the caller's STRs are longer): the plain way.

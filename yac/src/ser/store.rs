@@ -1,7 +1,7 @@
 //! The raw stores of the output: a fixed-size window written past the end
 //! of a `Vec` and cut to its length ([`put`]), a short string's atom built
-//! in such a window ([`short_window`]), a STR of 17 to 32 bytes stored
-//! from four words in registers ([`put_medium_str`]), and the
+//! in such a window ([`short_window`]), a STR of 17 to 60 bytes stored
+//! from words in registers ([`put_medium_str`]), and the
 //! word-at-a-time (or SSE2) copies that find a NUL in a STR's payload on
 //! the way ([`first_nul_words`], [`copy_checking_nul`]). No memcpy call and no
 //! length-dependent branch on the paths of short atoms.
@@ -84,52 +84,63 @@ pub(super) fn put_short(v: &mut Vec<u8>, t: u8, lo: u64, hi: u64, n: usize) {
     }
 }
 
-/// A STR of 17 to 32 bytes (`payload`) after its one-byte header `t`,
-/// stored past the end of `v` if it has no NUL: four words (the first 16
-/// bytes and the last 16, overlapping) loaded into registers, checked and
-/// stored, with no call and no loop. Returns the payload's first 16 bytes
-/// as two little-endian words, or `None` (a NUL, or not 17 to 32 bytes:
-/// nothing stored).
+/// A STR of `8 * W + 1` to `16 * W` bytes (`payload`; `W` is 2 or more)
+/// after its one-byte header `t`, stored past the end of `v` if it has no
+/// NUL: its first `8 * W` bytes and its last `8 * W` (overlapping) loaded
+/// as `2 * W` words into registers, checked and stored, with no call and
+/// no loop. Returns the payload's first 16 bytes as two little-endian
+/// words, or `None` (a NUL, or another length: nothing stored).
 #[inline(always)]
-pub(super) fn put_medium_str(v: &mut Vec<u8>, t: u8, payload: &[u8]) -> Option<(u64, u64)> {
+pub(super) fn put_medium_str<const W: usize>(
+    v: &mut Vec<u8>,
+    t: u8,
+    payload: &[u8],
+) -> Option<(u64, u64)> {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    const { assert!(W >= 2) };
     let n = payload.len();
+    if !(8 * W < n && n <= 16 * W) {
+        return None;
+    }
     let word = |at: usize| {
         payload
             .get(at..at + 8)
             .and_then(|w| w.try_into().ok())
             .map_or(0, u64::from_le_bytes)
     };
-    if !(17..=32).contains(&n) {
-        return None;
-    }
-    let (a, b, c, d) = (word(0), word(8), word(n - 16), word(n - 8));
+    let front: [u64; W] = core::array::from_fn(|i| word(8 * i));
+    let back: [u64; W] = core::array::from_fn(|i| word(n - 8 * W + 8 * i));
     let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    if zeros(a) | zeros(b) | zeros(c) | zeros(d) != 0 {
+    if front.iter().chain(&back).fold(0, |z, &x| z | zeros(x)) != 0 {
         return None;
     }
+    let head = (front[0], front[1]);
     let len = v.len();
-    if v.capacity() - len < 33 {
+    if v.capacity() - len < 1 + 16 * W {
         put_str_slow(v, t, payload);
-        return Some((a, b));
+        return Some(head);
     }
-    // SAFETY: the spare capacity holds at least 33 bytes (just checked):
-    // the byte at 0 and the words at 1, 9, n - 15 and n - 7 (n <= 32) all
-    // end by 33, inside the allocation. The words at n - 15 and n - 7 hold
-    // the payload's last 16 bytes at their places (they overlap the first
-    // two with the same bytes), so the 1 + n bytes the length then covers
-    // are the header and the payload, all written.
+    // SAFETY: the spare capacity holds at least `1 + 16 * W` bytes (just
+    // checked): the byte at 0, the front words at `1 + 8 * i` and the back
+    // words at `1 + n - 8 * W + 8 * i` (`n <= 16 * W`) all end by
+    // `1 + 16 * W`, inside the allocation. The back words hold the
+    // payload's last `8 * W` bytes at their places (where they overlap the
+    // front words, with the same bytes), so the `1 + n` bytes the length
+    // then covers are the header and the payload, all written.
     unsafe {
         let p = v.as_mut_ptr().add(len);
         p.write(t);
-        p.add(1).cast::<u64>().write_unaligned(a.to_le());
-        p.add(9).cast::<u64>().write_unaligned(b.to_le());
-        p.add(n - 15).cast::<u64>().write_unaligned(c.to_le());
-        p.add(n - 7).cast::<u64>().write_unaligned(d.to_le());
+        for (i, x) in front.iter().enumerate() {
+            p.add(1 + 8 * i).cast::<u64>().write_unaligned(x.to_le());
+        }
+        let tail = p.add(1 + n - 8 * W);
+        for (i, x) in back.iter().enumerate() {
+            tail.add(8 * i).cast::<u64>().write_unaligned(x.to_le());
+        }
         v.set_len(len + 1 + n);
     }
-    Some((a, b))
+    Some(head)
 }
 
 /// [`put_medium_str`] near the end of the capacity (out of line, as
