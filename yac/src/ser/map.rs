@@ -657,7 +657,7 @@ impl MapSer<'_, '_> {
         }
         if reorders {
             // Fields missing at the end are skipped ones.
-            ser.permute(plan, first);
+            ser.permute(plan, first, start);
             ser.starts.truncate(first);
         }
         ser.close_map(closes);
@@ -736,32 +736,35 @@ impl KeySink for MapSer<'_, '_> {
 
 impl Serializer<'_> {
     /// Puts a planned struct's fields, written in declaration order, in
-    /// key order: two runs swapped in a body of up to 2 * SHORT bytes
-    /// (most small structs) are rotated in place here, by fixed-size
-    /// copies through registers (inlined where the struct ends: a call
-    /// would cost as much as the rotation); else
+    /// key order (`body` is where its first field starts): two runs
+    /// swapped from the body's start in a body of up to 2 * SHORT bytes
+    /// (most small structs) are rotated in place here, by fixed-size copies
+    /// through registers (inlined where the struct ends: a call would cost
+    /// as much as the rotation); else
     /// [`permute_general`](Self::permute_general). A field the instance
-    /// skipped is an empty entry. The fixed-size copies may take bytes
-    /// past the output's end (inside its allocation: spare capacity,
-    /// copied as untyped bytes and never counted in its length).
+    /// skipped is an empty entry. The fixed-size copies may take bytes past
+    /// the output's end (inside its allocation: spare capacity, copied as
+    /// untyped bytes and never counted in its length).
     #[inline(always)]
-    fn permute(&mut self, plan_index: usize, first: usize) {
+    fn permute(&mut self, plan_index: usize, first: usize, body: usize) {
         let Some(plan) = self.plans.plans.get(plan_index) else {
             return;
         };
-        if let Some(k) = plan.rotation {
-            let starts = self.starts.get(first..).unwrap_or(&[]);
+        if let (0, Some(k)) = (plan.first_moved, plan.rotation) {
             let end = self.out.len();
-            // Where field `d` starts: the skipped ones at the end, at the end.
-            let at = |d: usize| starts.get(d).copied().unwrap_or(end);
-            let from = at(plan.first_moved);
-            let total = end.saturating_sub(from);
-            // The first run's length.
-            let split = at(k).saturating_sub(from).min(total);
-            if total <= 2 * SHORT && from + 4 * SHORT <= self.out.capacity() {
+            // Where the second run starts: the skipped fields at the end,
+            // at the end.
+            let second = self
+                .starts
+                .get(first.saturating_add(k))
+                .copied()
+                .unwrap_or(end);
+            let total = end.saturating_sub(body);
+            let split = second.saturating_sub(body).min(total);
+            if total <= 2 * SHORT && body + 4 * SHORT <= self.out.capacity() {
                 // SAFETY: `split <= total <= 2 * SHORT`, and the output's
-                // allocation holds `from + 4 * SHORT` bytes.
-                unsafe { rotate_short::<{ 2 * SHORT }>(self.out.as_mut_ptr(), from, split, total) };
+                // allocation holds `body + 4 * SHORT` bytes.
+                unsafe { rotate_short(self.out.as_mut_ptr(), body, split, total) };
                 return;
             }
         }
@@ -922,15 +925,15 @@ impl Serializer<'_> {
 }
 
 /// Rotates the `total` bytes at `out + from` left by `split` (the second
-/// run, then the first) by two fixed-size copies of `N` bytes through
-/// registers.
+/// run, then the first) by two fixed-size copies of `N = 2 * SHORT`
+/// bytes through registers.
 ///
 /// # Safety
 /// `split <= total <= N`, and `out` is the start of an allocation of at
 /// least `from + 2 * N` bytes.
 #[inline(always)]
-unsafe fn rotate_short<const N: usize>(out: *mut u8, from: usize, split: usize, total: usize) {
-    type Block<const N: usize> = core::mem::MaybeUninit<[u8; N]>;
+unsafe fn rotate_short(out: *mut u8, from: usize, split: usize, total: usize) {
+    const N: usize = 2 * SHORT;
     debug_assert!(split <= total && total <= N);
     // SAFETY: the blocks read (at `from` and `from + split`) and written
     // (at `from` and `from + total - split`) end by `from + 2 * N`, inside
@@ -940,12 +943,39 @@ unsafe fn rotate_short<const N: usize>(out: *mut u8, from: usize, split: usize, 
     // through memory: a load of bytes just stored at another offset would
     // wait for the stores): the second run, then the first, are the body.
     unsafe {
-        let first_run = out.add(from).cast::<Block<N>>().read_unaligned();
-        let second_run = out.add(from + split).cast::<Block<N>>().read_unaligned();
-        out.add(from).cast::<Block<N>>().write_unaligned(second_run);
-        out.add(from + total - split)
-            .cast::<Block<N>>()
-            .write_unaligned(first_run);
+        // A vector register's type on x86_64 (there `[u8; 16]` values go
+        // through the stack), untyped either way.
+        #[cfg(target_arch = "x86_64")]
+        type Chunk = core::mem::MaybeUninit<core::arch::x86_64::__m128i>;
+        #[cfg(not(target_arch = "x86_64"))]
+        type Chunk = core::mem::MaybeUninit<[u8; 16]>;
+        let p = |at: usize| out.add(at).cast::<Chunk>();
+        let (a, b) = (from, from + split);
+        let (c, d) = (from, from + total - split);
+        // Two 64-byte runs as eight named 16-byte values, each a vector
+        // register on x86_64 (a 64-byte value, or an array, is kept on the
+        // stack).
+        const _: () = assert!(N == 64);
+        let (a0, a1, a2, a3) = (
+            p(a).read_unaligned(),
+            p(a + 16).read_unaligned(),
+            p(a + 32).read_unaligned(),
+            p(a + 48).read_unaligned(),
+        );
+        let (b0, b1, b2, b3) = (
+            p(b).read_unaligned(),
+            p(b + 16).read_unaligned(),
+            p(b + 32).read_unaligned(),
+            p(b + 48).read_unaligned(),
+        );
+        p(c).write_unaligned(b0);
+        p(c + 16).write_unaligned(b1);
+        p(c + 32).write_unaligned(b2);
+        p(c + 48).write_unaligned(b3);
+        p(d).write_unaligned(a0);
+        p(d + 16).write_unaligned(a1);
+        p(d + 32).write_unaligned(a2);
+        p(d + 48).write_unaligned(a3);
     }
 }
 
