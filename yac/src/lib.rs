@@ -23,8 +23,8 @@
 //! another order is written in declaration order and then put in order
 //! (the serializer learns each type's permutation once); one declared in
 //! key order is written with nothing moved, the fastest way (on the emoji
-//! benchmark of `benches/serde`, 0.84x the instructions of rmp-serde
-//! against 1.22x in the source's field order).
+//! benchmark of `benches/serde`, 0.80x the instructions of rmp-serde
+//! against 1.19x in the source's field order).
 //!
 //! ```
 //! # #[cfg(feature = "serde")] {
