@@ -342,20 +342,26 @@ impl<'o> Serializer<'o> {
                 return Err(self.fail(crate::Error::BadUtf8));
             }
             put_short(&mut self.out, tag::STR | b.len() as u8, lo, hi, 1 + b.len());
-            // The 16 bytes in order, the first the most significant.
-            return Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes());
+            return Ok(key_head(lo, hi));
         }
         if b.len() <= 32 {
-            // One header byte (32 < LEN_1), then the payload in registers.
+            // One header byte (32 < LEN_1).
             const _: () = assert!(32 < crate::enc::LEN_1);
-            return match put_medium_str::<2>(&mut self.out, tag::STR | b.len() as u8, b) {
-                Some((lo, hi)) => Ok((u128::from(lo) | u128::from(hi) << 64).swap_bytes()),
-                None => Err(self.fail(crate::Error::BadUtf8)),
-            };
+            let (lo, hi) = self.medium_str::<2>(b)?;
+            return Ok(key_head(lo, hi));
         }
         self.long_str(b)?;
         let head = b.first_chunk::<16>().copied().unwrap_or([0; 16]);
         Ok(u128::from_be_bytes(head))
+    }
+
+    /// A STR of `8 * W + 1` to `16 * W` bytes with a one-byte header, from
+    /// registers ([`put_medium_str`]); its first 16 bytes as two
+    /// little-endian words.
+    #[inline(always)]
+    fn medium_str<const W: usize>(&mut self, b: &[u8]) -> Result<(u64, u64), Error> {
+        put_medium_str::<W>(&mut self.out, tag::STR | b.len() as u8, b)
+            .ok_or_else(|| self.fail(crate::Error::BadUtf8))
     }
 
     /// A STR of more than 32 bytes: one of up to 64 with a one-byte header
@@ -366,10 +372,7 @@ impl<'o> Serializer<'o> {
     fn long_str(&mut self, b: &[u8]) -> Result<(), Error> {
         const _: () = assert!(crate::enc::LEN_1 <= 65);
         if b.len() < crate::enc::LEN_1 {
-            return match put_medium_str::<4>(&mut self.out, tag::STR | b.len() as u8, b) {
-                Some(_) => Ok(()),
-                None => Err(self.fail(crate::Error::BadUtf8)),
-            };
+            return self.medium_str::<4>(b).map(|_| ());
         }
         let n = b.len();
         let Some(last) = n.checked_sub(8) else {
@@ -712,3 +715,11 @@ list_traits!(
     SerializeTupleStruct::serialize_field,
     SerializeTupleVariant::serialize_field
 );
+
+/// A key's first 16 bytes, the words `lo`, `hi` of [`short_words`], as one
+/// number, the first byte the most significant, as
+/// [`KeyRank`](map::KeyRank) compares them.
+#[inline(always)]
+fn key_head(lo: u64, hi: u64) -> u128 {
+    (u128::from(lo) | u128::from(hi) << 64).swap_bytes()
+}

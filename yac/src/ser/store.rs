@@ -84,6 +84,27 @@ pub(super) fn put_short(v: &mut Vec<u8>, t: u8, lo: u64, hi: u64, n: usize) {
     }
 }
 
+/// The little-endian word of the 8 bytes of `payload` at `at` (0 if they
+/// are not all inside it).
+#[inline(always)]
+fn le_word(payload: &[u8], at: usize) -> u64 {
+    payload
+        .get(at..at.wrapping_add(8))
+        .and_then(|w| w.try_into().ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// The zero bytes of `x`: `(x - 0x01..01) & !x & 0x80..80` is not zero
+/// exactly when one of its bytes is, and its lowest bit set marks the
+/// first (a borrow only sets bits above it). The same in either byte
+/// order.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
 /// A STR of `8 * W + 1` to `16 * W` bytes (`payload`; `W` is 2 or more)
 /// after its one-byte header `t`, stored past the end of `v` if it has no
 /// NUL: its first `8 * W` bytes and its last `8 * W` (overlapping) loaded
@@ -96,23 +117,14 @@ pub(super) fn put_medium_str<const W: usize>(
     t: u8,
     payload: &[u8],
 ) -> Option<(u64, u64)> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     const { assert!(W >= 2) };
     let n = payload.len();
     if !(8 * W < n && n <= 16 * W) {
         return None;
     }
-    let word = |at: usize| {
-        payload
-            .get(at..at + 8)
-            .and_then(|w| w.try_into().ok())
-            .map_or(0, u64::from_le_bytes)
-    };
-    let front: [u64; W] = core::array::from_fn(|i| word(8 * i));
-    let back: [u64; W] = core::array::from_fn(|i| word(n - 8 * W + 8 * i));
-    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    if front.iter().chain(&back).fold(0, |z, &x| z | zeros(x)) != 0 {
+    let front: [u64; W] = core::array::from_fn(|i| le_word(payload, 8 * i));
+    let back: [u64; W] = core::array::from_fn(|i| le_word(payload, n - 8 * W + 8 * i));
+    if front.iter().chain(&back).fold(0, |z, &x| z | zero_bytes(x)) != 0 {
         return None;
     }
     let head = (front[0], front[1]);
@@ -159,12 +171,7 @@ fn put_str_slow(v: &mut Vec<u8>, t: u8, payload: &[u8]) {
 #[inline(always)]
 pub(super) fn short_words(payload: &[u8]) -> (u64, u64) {
     let n = payload.len();
-    let word = |at: usize| {
-        payload
-            .get(at..at + 8)
-            .and_then(|w| w.try_into().ok())
-            .map_or(0, u64::from_le_bytes)
-    };
+    let word = |at: usize| le_word(payload, at);
     let half = |at: usize| {
         payload
             .get(at..at + 4)
@@ -196,19 +203,15 @@ pub(super) fn short_words(payload: &[u8]) -> (u64, u64) {
 }
 
 /// Where the first zero byte of the 16 bytes `lo`, `hi` (as
-/// [`short_words`] gives them) is, 16 if none, a word at a time: the lowest
-/// bit set in `(x - 0x01..01) & !x & 0x80..80` marks the first zero byte of
-/// `x` (a borrow only sets bits above it).
+/// [`short_words`] gives them) is, 16 if none, a word at a time (see
+/// [`zero_bytes`]).
 #[inline(always)]
 pub(super) fn first_nul_words(lo: u64, hi: u64) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let zeros = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    let lo = zeros(lo);
+    let lo = zero_bytes(lo);
     if lo != 0 {
         return lo.trailing_zeros() as usize / 8;
     }
-    let hi = zeros(hi);
+    let hi = zero_bytes(hi);
     if hi != 0 {
         return 8 + hi.trailing_zeros() as usize / 8;
     }
@@ -304,15 +307,12 @@ pub(super) unsafe fn copy_checking_nul(
 }
 
 /// Copies `n >= 8` bytes a word at a time, the last word overlapping the
-/// one before, and tells whether one of them is zero (a word `x` has a
-/// zero byte exactly when `(x - 0x01..01) & !x & 0x80..80` is not zero).
+/// one before, and tells whether one of them is zero ([`zero_bytes`]).
 ///
 /// # Safety
 /// As [`copy_checking_nul`].
 #[inline(always)]
 unsafe fn copy_words(src: *const u8, dst: *mut u8, n: usize, last: usize) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     let mut zeros = 0u64;
     // SAFETY: every word read or written starts at i + 8 <= n or at
     // last = n - 8, inside the caller's n bytes.
@@ -320,12 +320,12 @@ unsafe fn copy_words(src: *const u8, dst: *mut u8, n: usize, last: usize) -> boo
         let mut i = 0;
         while i + 8 <= n {
             let x = src.add(i).cast::<u64>().read_unaligned();
-            zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+            zeros |= zero_bytes(x);
             dst.add(i).cast::<u64>().write_unaligned(x);
             i += 8;
         }
         let x = src.add(last).cast::<u64>().read_unaligned();
-        zeros |= x.wrapping_sub(ONES) & !x & HIGHS;
+        zeros |= zero_bytes(x);
         dst.add(last).cast::<u64>().write_unaligned(x);
     }
     zeros != 0
