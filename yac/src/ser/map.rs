@@ -782,12 +782,17 @@ impl Serializer<'_> {
         };
         let starts = ser.starts.get(first..).unwrap_or(&[]);
         let end = ser.out.len();
+        // Where field `d` starts: the skipped ones at the end, at the end.
         let at = |d: usize| starts.get(d).copied().unwrap_or(end);
         let from = at(plan.first_moved);
         let Some(total) = end.checked_sub(from) else {
             return;
         };
         if let Some(k) = plan.rotation {
+            // The first run's length. A short rotation whose first run
+            // starts after the body's start comes here too: a register
+            // rotation here measured more instructions, not fewer
+            // (countries +3.9k, benches/serde/count.sh).
             let split = at(k).saturating_sub(from).min(total);
             if total - split > LARGE_RUN {
                 ser.plans.write_in_place(plan_index);
