@@ -761,13 +761,8 @@ impl Serializer<'_> {
         };
         if let (0, Some(k)) = (plan.first_moved, plan.rotation) {
             let end = self.out.len();
-            // Where the second run starts: the skipped fields at the end,
-            // at the end.
-            let second = self
-                .starts
-                .get(first.saturating_add(k))
-                .copied()
-                .unwrap_or(end);
+            // Where the second run starts.
+            let second = field_start(&self.starts, first.saturating_add(k), end);
             let total = end.saturating_sub(body);
             let split = second.saturating_sub(body).min(total);
             if total <= 2 * SHORT && body + 4 * SHORT <= self.out.capacity() {
@@ -791,8 +786,7 @@ impl Serializer<'_> {
         };
         let starts = ser.starts.get(first..).unwrap_or(&[]);
         let end = ser.out.len();
-        // Where field `d` starts: the skipped ones at the end, at the end.
-        let at = |d: usize| starts.get(d).copied().unwrap_or(end);
+        let at = |d: usize| field_start(starts, d, end);
         let from = at(plan.first_moved);
         let Some(total) = end.checked_sub(from) else {
             return;
@@ -936,6 +930,14 @@ impl Serializer<'_> {
             }
         }
     }
+}
+
+/// Where field `d` of a planned struct starts, `starts` holding where its
+/// fields start in declaration order: a field skipped at the end (whose
+/// start is not noted) starts at the body's `end`.
+#[inline(always)]
+fn field_start(starts: &[usize], d: usize, end: usize) -> usize {
+    starts.get(d).copied().unwrap_or(end)
 }
 
 /// Rotates the `total` bytes at `out + from` left by `split` (the second
