@@ -33,6 +33,7 @@
 [`to_writer`]: https://docs.rs/keks/latest/keks/ser/fn.to_writer.html"
 )]
 
+mod field_order;
 mod key;
 mod map;
 mod store;
@@ -50,6 +51,7 @@ use crate::rules::{chunk_fits, strip_zeros};
 use crate::serde::ext::{Ext, EXT};
 use crate::serde::plan::Plans;
 pub use crate::serde::{Error, ErrorKind};
+pub use field_order::{field_orders, FieldOrder};
 use key::ExtSer;
 pub use map::MapSer;
 use map::{Entry, MapState};
@@ -159,8 +161,14 @@ impl<'o> Serializer<'o> {
     /// A serializer appending to `out`, with the thread's workspace (see
     /// [`workspace`]).
     fn new(out: Vec<u8>) -> Self {
-        let base = out.len();
         let (ws, spare) = workspace::take();
+        Serializer::with_workspace(out, ws, spare)
+    }
+
+    /// A serializer appending to `out`, with the workspace `ws` (given back
+    /// to `spare` when done).
+    fn with_workspace(out: Vec<u8>, ws: Workspace, spare: workspace::Spare) -> Self {
+        let base = out.len();
         let Workspace {
             entries,
             starts,

@@ -378,6 +378,22 @@ impl Plans {
             .and_then(|p| self.keys.get(p.first..p.first + p.len))
             .unwrap_or(&[])
     }
+
+    /// Each struct name's newest plan (the one its instances are written
+    /// by), in the order the names were first met: the name, and its
+    /// fields in declaration order.
+    pub fn newest(&self) -> impl Iterator<Item = (&'static str, &[PlanKey])> + '_ {
+        self.plans.iter().enumerate().filter_map(move |(i, p)| {
+            // The first plan of its name stands for the name (its place in
+            // the order); the newest gives the fields.
+            let earlier = self.plans.get(..i).unwrap_or(&[]);
+            if earlier.iter().any(|q| same(q.name, p.name)) {
+                return None;
+            }
+            let (newest, _) = self.find(p.name)?;
+            Some((p.name, self.fields(newest)))
+        })
+    }
 }
 
 /// Declaration indices in key order cut into runs of indices that follow
