@@ -241,7 +241,8 @@
 [`from_reader`]: https://docs.rs/keks/latest/keks/fn.from_reader.html
 [`mod@serde`]: https://docs.rs/keks/latest/keks/serde/index.html
 [`ser`]: https://docs.rs/keks/latest/keks/ser/index.html
-[`de`]: https://docs.rs/keks/latest/keks/de/index.html"
+[`de`]: https://docs.rs/keks/latest/keks/de/index.html
+[`ser::field_orders`]: https://docs.rs/keks/latest/keks/ser/fn.field_orders.html"
 )]
 #![cfg_attr(
     all(feature = "serde", not(feature = "std")),
