@@ -411,19 +411,22 @@ fn from_reader_reads_one_document_at_a_time() {
     assert!(e.format_error().is_some(), "{e}");
 }
 
+/// A writer that keeps what it is given and counts the writes.
+struct Counting(Vec<u8>, usize);
+
+impl std::io::Write for Counting {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.extend_from_slice(b);
+        self.1 += 1;
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[test]
 fn to_writer_streams_a_long_list_and_reports_io_errors() {
-    struct Counting(Vec<u8>, usize);
-    impl std::io::Write for Counting {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.extend_from_slice(b);
-            self.1 += 1;
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let rows: Vec<BTreeMap<String, u64>> = (0..20_000)
         .map(|i| [("n".to_string(), i), ("sq".to_string(), i * i)].into())
         .collect();
@@ -445,6 +448,29 @@ fn to_writer_streams_a_long_list_and_reports_io_errors() {
     assert!(matches!(e.kind(), ErrorKind::Io(_)), "{e}");
     let io: std::io::Error = e.into();
     assert_eq!(io.kind(), std::io::ErrorKind::BrokenPipe);
+}
+
+#[test]
+fn to_writer_streams_sequences_of_tuples_and_tuples_of_sequences() {
+    // Fixed-length LISTs (tuples, arrays, tuple structs) hold no flush
+    // point; a sequence of them still streams, and a sequence inside one
+    // flushes at its own elements.
+    let pairs: Vec<[u64; 2]> = (0..40_000).map(|i| [i, i * i]).collect();
+    let mut w = Counting(Vec::new(), 0);
+    yac::to_writer(&mut w, &pairs).unwrap();
+    assert_eq!(w.0, yac::to_vec(&pairs).unwrap());
+    assert!(w.1 > 3, "written in {} pieces", w.1);
+
+    #[derive(Serialize)]
+    struct Wrapped(Vec<u64>, [String; 2]);
+    let tuple = (
+        Wrapped((0..100_000).collect(), ["a".into(), "b".repeat(70_000)]),
+        (1u8, -2i16),
+    );
+    let mut w = Counting(Vec::new(), 0);
+    yac::to_writer(&mut w, &tuple).unwrap();
+    assert_eq!(w.0, yac::to_vec(&tuple).unwrap());
+    assert!(w.1 > 3, "written in {} pieces", w.1);
 }
 
 #[test]
