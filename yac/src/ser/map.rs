@@ -532,6 +532,28 @@ impl MapSer<'_, '_> {
         }
     }
 
+    /// A field the struct skipped (serde's `skip_field`, called for a
+    /// `skip_serializing_if` field left out): if it is the plan's next, the
+    /// plan moves past it (an empty entry where it reorders), so that the
+    /// field after it is the plan's next, not a [`skip_to`](Self::skip_to)
+    /// search through a call. Else nothing: a later field finds its place
+    /// as before.
+    #[inline(always)]
+    fn skipped_field(&mut self, key: &'static str) {
+        let ser = &mut *self.ser;
+        if self.next < self.end {
+            // SAFETY: as in `planned_key`: `next < end`, the `end` that
+            // `open_map` took from `ser.plans`.
+            let k = unsafe { ser.plans.key_unchecked(self.next) };
+            if k.is(key) {
+                self.next += 1;
+                if self.reorders {
+                    ser.starts.push(ser.out.len());
+                }
+            }
+        }
+    }
+
     /// [`planned_key`](Self::planned_key) of a field that is not the
     /// plan's next: the fields before it in the plan were skipped (empty
     /// entries), or it is not one of the plan's.
@@ -1037,6 +1059,11 @@ macro_rules! struct_traits {
             ) -> Result<(), Error> {
                 self.field(key)?;
                 self.value(value)
+            }
+            #[inline(always)]
+            fn skip_field(&mut self, key: &'static str) -> Result<(), Error> {
+                self.skipped_field(key);
+                Ok(())
             }
             #[inline(always)]
             fn end(self) -> Result<(), Error> {
