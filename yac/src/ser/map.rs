@@ -497,6 +497,25 @@ impl MapSer<'_, '_> {
     /// when the plan was learnt).
     #[inline(always)]
     fn planned_key(&mut self, key: &'static str) -> bool {
+        self.plan_step(key, true)
+    }
+
+    /// A field the struct skipped (serde's `skip_field`, called for a
+    /// `skip_serializing_if` field left out): if it is the plan's next, the
+    /// plan moves past it (an empty entry where it reorders), so that the
+    /// field after it is the plan's next, not a [`skip_to`](Self::skip_to)
+    /// search through a call. Else nothing: a later field finds its place
+    /// as before.
+    #[inline(always)]
+    fn skipped_field(&mut self, key: &'static str) {
+        self.plan_step(key, false);
+    }
+
+    /// If `key` is the plan's next field: writes it (when `write`; else its
+    /// entry is empty, a skipped field), moves the plan past it, notes
+    /// where its entry starts where the plan reorders, and returns true.
+    #[inline(always)]
+    fn plan_step(&mut self, key: &'static str, write: bool) -> bool {
         let ser = &mut *self.ser;
         let next = (self.next < self.end).then(|| {
             // SAFETY: `end` is the `Opened::end` that `open_map` took from
@@ -507,14 +526,16 @@ impl MapSer<'_, '_> {
         match next {
             Some(k) if k.is(key) => {
                 let start = ser.out.len();
-                if key.len() < 16 {
-                    // Tag and payload in the window's first 16 bytes.
-                    let w = k.window.first_chunk::<16>().unwrap_or(&[0; 16]);
-                    put(&mut ser.out, w, 1 + key.len());
-                } else if key.len() == 16 {
-                    put(&mut ser.out, &k.window, 1 + key.len());
-                } else {
-                    ser.string(tag::STR, key.as_bytes());
+                if write {
+                    if key.len() < 16 {
+                        // Tag and payload in the window's first 16 bytes.
+                        let w = k.window.first_chunk::<16>().unwrap_or(&[0; 16]);
+                        put(&mut ser.out, w, 1 + key.len());
+                    } else if key.len() == 16 {
+                        put(&mut ser.out, &k.window, 1 + key.len());
+                    } else {
+                        ser.string(tag::STR, key.as_bytes());
+                    }
                 }
                 self.next += 1;
                 // A checked push. Reserving a plan's starts at open and
@@ -529,28 +550,6 @@ impl MapSer<'_, '_> {
                 true
             }
             _ => false,
-        }
-    }
-
-    /// A field the struct skipped (serde's `skip_field`, called for a
-    /// `skip_serializing_if` field left out): if it is the plan's next, the
-    /// plan moves past it (an empty entry where it reorders), so that the
-    /// field after it is the plan's next, not a [`skip_to`](Self::skip_to)
-    /// search through a call. Else nothing: a later field finds its place
-    /// as before.
-    #[inline(always)]
-    fn skipped_field(&mut self, key: &'static str) {
-        let ser = &mut *self.ser;
-        if self.next < self.end {
-            // SAFETY: as in `planned_key`: `next < end`, the `end` that
-            // `open_map` took from `ser.plans`.
-            let k = unsafe { ser.plans.key_unchecked(self.next) };
-            if k.is(key) {
-                self.next += 1;
-                if self.reorders {
-                    ser.starts.push(ser.out.len());
-                }
-            }
         }
     }
 
