@@ -411,18 +411,25 @@ fn from_reader_reads_one_document_at_a_time() {
     assert!(e.format_error().is_some(), "{e}");
 }
 
-/// A writer that keeps what it is given and counts the writes.
-struct Counting(Vec<u8>, usize);
-
-impl std::io::Write for Counting {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.extend_from_slice(b);
-        self.1 += 1;
-        Ok(b.len())
+/// Writes `value` by `to_writer`, checks that the bytes are `to_vec`'s,
+/// and says in how many writes they came.
+fn writes_to_stream<T: Serialize + ?Sized>(value: &T) -> usize {
+    /// A writer that keeps what it is given and counts the writes.
+    struct Counting(Vec<u8>, usize);
+    impl std::io::Write for Counting {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.extend_from_slice(b);
+            self.1 += 1;
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+    let mut w = Counting(Vec::new(), 0);
+    yac::to_writer(&mut w, value).unwrap();
+    assert_eq!(w.0, yac::to_vec(value).unwrap());
+    w.1
 }
 
 #[test]
@@ -430,10 +437,8 @@ fn to_writer_streams_a_long_list_and_reports_io_errors() {
     let rows: Vec<BTreeMap<String, u64>> = (0..20_000)
         .map(|i| [("n".to_string(), i), ("sq".to_string(), i * i)].into())
         .collect();
-    let mut w = Counting(Vec::new(), 0);
-    yac::to_writer(&mut w, &rows).unwrap();
-    assert_eq!(w.0, yac::to_vec(&rows).unwrap());
-    assert!(w.1 > 3, "written in {} pieces", w.1);
+    let pieces = writes_to_stream(&rows);
+    assert!(pieces > 3, "written in {pieces} pieces");
 
     struct Broken;
     impl std::io::Write for Broken {
@@ -456,10 +461,8 @@ fn to_writer_streams_sequences_of_tuples_and_tuples_of_sequences() {
     // point; a sequence of them still streams, and a sequence inside one
     // flushes at its own elements.
     let pairs: Vec<[u64; 2]> = (0..40_000).map(|i| [i, i * i]).collect();
-    let mut w = Counting(Vec::new(), 0);
-    yac::to_writer(&mut w, &pairs).unwrap();
-    assert_eq!(w.0, yac::to_vec(&pairs).unwrap());
-    assert!(w.1 > 3, "written in {} pieces", w.1);
+    let pieces = writes_to_stream(&pairs);
+    assert!(pieces > 3, "written in {pieces} pieces");
 
     #[derive(Serialize)]
     struct Wrapped(Vec<u64>, [String; 2]);
@@ -467,10 +470,8 @@ fn to_writer_streams_sequences_of_tuples_and_tuples_of_sequences() {
         Wrapped((0..100_000).collect(), ["a".into(), "b".repeat(70_000)]),
         (1u8, -2i16),
     );
-    let mut w = Counting(Vec::new(), 0);
-    yac::to_writer(&mut w, &tuple).unwrap();
-    assert_eq!(w.0, yac::to_vec(&tuple).unwrap());
-    assert!(w.1 > 3, "written in {} pieces", w.1);
+    let pieces = writes_to_stream(&tuple);
+    assert!(pieces > 3, "written in {pieces} pieces");
 }
 
 #[test]
