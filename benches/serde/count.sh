@@ -5,16 +5,16 @@
 #   benches/serde/count.sh [DATA_DIR]      # or DOCS="canada-map" FORMATS="yac rmp-serde" OPS="ser"
 # A DATA_DIR made by benches/docs.sh (target/bench-data, after a run of
 # benches/count.sh) adds the string-heavy "countries (String)" and the
-# MAP-heavy "emoji" (and "emoji (key order)", its structs declared in key
-# order: no field moved).
+# MAP-heavy "emoji". Each "(key order)" document is the one before it with
+# its structs declared in key order (the same YAC bytes, no field moved).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 data=${1:-$here/../../../shared/data}
 N=${N:-3}
 extra=
-[ -f "$data/countries.json" ] && extra="|countries (String)"
+[ -f "$data/countries.json" ] && extra="|countries (String)|countries (key order)"
 [ -f "$data/emoji.json" ] && extra="$extra|emoji|emoji (key order)"
-DOCS=${DOCS:-"canada-list canada-map licenses (String)|licenses (&str)$extra"}
+DOCS=${DOCS:-"canada-list canada-map licenses (String)|licenses (&str)|licenses (key order)$extra"}
 FORMATS=${FORMATS:-"yac rmp-serde ciborium serde_json postcard"}
 OPS=${OPS:-"ser de"}
 (cd "$here" && cargo build --release --quiet)
