@@ -27,6 +27,9 @@ const MAX_PLANS: usize = 1024;
 /// Slots of the lookup table: a power of two.
 const SLOTS: usize = 64;
 
+/// Plans put out of their slot that are kept at hand ([`Plans::evicted`]).
+const EVICTED: usize = 4;
+
 /// A struct name's plan is replaced by a larger one at most this many
 /// times, of at most `MAX_FIELDS` fields (what a document of structs whose
 /// fields keep changing costs is bounded).
@@ -121,6 +124,13 @@ pub(crate) struct Plans {
     /// Plan index + 1 by a hash of the name's address (0: none); a cache,
     /// updated as plans are found.
     slots: [Cell<u32>; SLOTS],
+    /// The plans last put out of their slot by another name's (as in
+    /// `slots`: index + 1, or 0), looked in before a search
+    /// ([`find_slow`]), and which of them is replaced next.
+    ///
+    /// [`find_slow`]: Self::find_slow
+    evicted: [Cell<u32>; EVICTED],
+    next_evicted: Cell<usize>,
     /// The plan last opened, what a struct of the same type as the one
     /// before (most, in a document of many small structs) needs of it at
     /// hand, without the lookup.
@@ -166,6 +176,8 @@ impl Plans {
             plans: Vec::new(),
             keys: Vec::new(),
             slots: [const { Cell::new(0) }; SLOTS],
+            evicted: [const { Cell::new(0) }; EVICTED],
+            next_evicted: Cell::new(0),
             last: Opened::NONE,
         }
     }
@@ -209,14 +221,58 @@ impl Plans {
         self.find_slow(name, h)
     }
 
+    /// [`find`](Self::find) of a name whose plan is not in its slot `h`:
+    /// among the plans last put out of their slot, or else among all, and
+    /// then put in its slot. Two struct types whose names share a slot and
+    /// alternate in a document then cost a few tests, not a search of every
+    /// plan each time. The slot is a hash of the name's address, which
+    /// changes with the link and the load address: built from another
+    /// checkout path, `benches/serde` serialized countries in 4.50M
+    /// instructions instead of 4.36M, its types sharing slots otherwise
+    /// (`Idd` and `Currency` in one such build); with the evicted plans
+    /// looked in, 4.30M in both (`benches/serde/count.sh`).
+    /// Out of line: more tests inline measured +2.3% serialize
+    /// instructions on canada-map, whose structs find their plan as the
+    /// last one opened (the code beside its hot loop grew).
     #[cold]
     fn find_slow(&self, name: &'static str, h: usize) -> Option<(usize, &Plan)> {
+        if let Some(found) = self.evicted.iter().find_map(|e| self.held(e, name)) {
+            return Some(found);
+        }
         // The newest: a replaced plan stays for the instances written by it.
         let i = self.plans.iter().rposition(|p| same(p.name, name))?;
-        if let Some(s) = self.slots.get(h) {
-            s.set(i as u32 + 1);
-        }
+        self.remember(h, i, name);
         Some((i, self.plans.get(i)?))
+    }
+
+    /// The plan that `cell` holds and its index, if it is of `name`.
+    fn held(&self, cell: &Cell<u32>, name: &'static str) -> Option<(usize, &Plan)> {
+        let i = (cell.get() as usize).checked_sub(1)?;
+        let p = self.plans.get(i)?;
+        same(p.name, name).then_some((i, p))
+    }
+
+    /// Puts plan `i`, the newest of `name`, in `name`'s slot `h`. A plan
+    /// of another name there joins the evicted ones (over the oldest of
+    /// them); an older plan of `name` leaves the cache, from the slot or
+    /// the evicted ones: the cache holds no plan that has been replaced.
+    fn remember(&self, h: usize, i: usize, name: &'static str) {
+        for e in &self.evicted {
+            if self.held(e, name).is_some() {
+                e.set(0);
+            }
+        }
+        let Some(home) = self.slots.get(h) else {
+            return;
+        };
+        if home.get() != 0 && self.held(home, name).is_none() {
+            let next = self.next_evicted.get() % EVICTED;
+            if let Some(e) = self.evicted.get(next) {
+                e.set(home.get());
+            }
+            self.next_evicted.set(next + 1);
+        }
+        home.set(i as u32 + 1);
     }
 
     /// The fields of all plans (see [`Opened`]).
@@ -361,9 +417,7 @@ impl Plans {
         // Found by name from now on (the last opened may be the one
         // replaced).
         self.last = Opened::NONE;
-        if let Some(s) = self.slots.get(slot(name)) {
-            s.set(self.plans.len() as u32);
-        }
+        self.remember(slot(name), self.plans.len() - 1, name);
     }
 
     /// The name of plan `i`.
@@ -491,6 +545,56 @@ mod tests {
         let bounds: alloc::vec::Vec<_> = plan.moved_bounds(&starts).unwrap().collect();
         assert_eq!(bounds, alloc::vec![(20, 23), (10, 20)]);
         assert!(plan.moved_bounds(&starts[..3]).is_none());
+    }
+
+    /// Names (four bytes of one static buffer each, told apart by
+    /// address) that all have one lookup slot.
+    fn names_of_one_slot<const N: usize>() -> [&'static str; N] {
+        static BUF: [u8; 1 << 16] = [b'n'; 1 << 16];
+        let name = |at: usize| core::str::from_utf8(&BUF[at..at + 4]).unwrap();
+        let h = slot(name(0));
+        let mut all = (0..BUF.len() - 4).map(name).filter(|&n| slot(n) == h);
+        core::array::from_fn(|_| all.next().unwrap())
+    }
+
+    #[test]
+    fn names_that_share_a_slot_find_their_newest_plans() {
+        let names = names_of_one_slot::<6>();
+        let mut p = Plans::new();
+        let mut newest = [None; 6];
+        // Adds (a first plan or a replacement) and finds, in a fixed
+        // pseudo-random order.
+        let mut x = 1u32;
+        for step in 0..600 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let k = (x >> 16) as usize % names.len();
+            if (x >> 8) % 4 == 0 {
+                p.add(names[k], &["f"], |_| [0; 24]);
+                newest[k] = Some(p.plans.len() - 1);
+            }
+            assert_eq!(p.find(names[k]).map(|(i, _)| i), newest[k], "step {step}");
+        }
+        // Up to 1 + EVICTED of one slot that alternate are all found in
+        // the cache: none is searched for (a search would put it in the
+        // slot, and change the cache).
+        let mut p = Plans::new();
+        for n in names.iter().take(1 + EVICTED) {
+            p.add(n, &["f"], |_| [0; 24]);
+        }
+        let cache = |p: &Plans| {
+            let cells = p.slots.iter().chain(&p.evicted);
+            (
+                cells.map(Cell::get).collect::<Vec<_>>(),
+                p.next_evicted.get(),
+            )
+        };
+        let before = cache(&p);
+        for _ in 0..3 {
+            for (i, n) in names.iter().enumerate().take(1 + EVICTED) {
+                assert_eq!(p.find(n).map(|(j, _)| j), Some(i));
+            }
+        }
+        assert!(cache(&p) == before);
     }
 
     #[test]
