@@ -141,8 +141,8 @@ struct Text<S> {
     url: S,
 }
 
-/// [`License`] with its fields (and its structs' fields) declared in YAC
-/// key order: the same document, which YAC then writes with no field moved.
+/// [`Licenses`] with its structs' fields declared in YAC key order: the
+/// same document, which YAC then writes with no field moved.
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct LicensesKeyOrder {
     licenses: Vec<LicenseKeyOrder>,
@@ -582,7 +582,7 @@ fn docs(dir: &str) -> Vec<Box<dyn Doc>> {
         }),
         Box::new(Owned {
             name: "licenses (key order)",
-            value: load::<LicensesKeyOrder>(dir, "licenses.json"),
+            value: in_key_order(load::<LicensesKeyOrder>(dir, "licenses.json")),
             deserialize_any: false,
         }),
     ];
@@ -596,7 +596,7 @@ fn docs(dir: &str) -> Vec<Box<dyn Doc>> {
         }));
         docs.push(Box::new(Owned {
             name: "countries (key order)",
-            value: load_countries::<CountryKeyOrder>(&countries),
+            value: in_key_order(load_countries::<CountryKeyOrder>(&countries)),
             deserialize_any: false,
         }));
     }
@@ -610,7 +610,7 @@ fn docs(dir: &str) -> Vec<Box<dyn Doc>> {
         }));
         docs.push(Box::new(Owned {
             name: "emoji (key order)",
-            value: load::<Vec<EmojiKeyOrder>>(dir, "emoji.json"),
+            value: in_key_order(load::<Vec<EmojiKeyOrder>>(dir, "emoji.json")),
             deserialize_any: true,
         }));
     }
@@ -618,6 +618,19 @@ fn docs(dir: &str) -> Vec<Box<dyn Doc>> {
         same_yac(&docs, doc);
     }
     docs
+}
+
+/// `value`, checked to write only structs declared in YAC key order.
+fn in_key_order<T: Serialize>(value: T) -> T {
+    for o in yac::ser::field_orders(&value).expect("field orders") {
+        assert!(
+            o.is_key_order(),
+            "{} is declared out of key order: {:?}",
+            o.name,
+            o.key_order
+        );
+    }
+    value
 }
 
 /// Checks that the key-order variant of `doc` (when loaded) writes the
