@@ -210,6 +210,9 @@ impl Plans {
     #[inline(always)]
     pub fn find(&self, name: &'static str) -> Option<(usize, &Plan)> {
         let h = slot(name);
+        // `held`'s test, written out: calling it here (inlined) measured
+        // canada-map 19.24M -> 19.68M serialize instructions (code
+        // generation of the LIST loop this is inlined beside).
         let s = self.slots.get(h).map_or(0, Cell::get) as usize;
         if let Some(i) = s.checked_sub(1) {
             if let Some(p) = self.plans.get(i) {
