@@ -224,16 +224,16 @@ impl Plans {
         self.find_slow(name, h)
     }
 
-    /// [`find`](Self::find) of a name whose plan is not in its slot `h`:
-    /// among the plans last put out of their slot, or else among all, and
-    /// then put in its slot. Two struct types whose names share a slot and
-    /// alternate in a document then cost a few tests, not a search of every
-    /// plan each time. The slot is a hash of the name's address, which
-    /// changes with the link and the load address: built from another
-    /// checkout path, `benches/serde` serialized countries in 4.50M
-    /// instructions instead of 4.36M, its types sharing slots otherwise
-    /// (`Idd` and `Currency` in one such build); with the evicted plans
-    /// looked in, 4.30M in both (`benches/serde/count.sh`).
+    /// [`find`](Self::find) of a name whose plan is not in its slot `h`: among
+    /// the plans last put out of their slot (where it then stays), or else
+    /// searched for among all and put in its slot. Two struct types whose names
+    /// share a slot and alternate in a document then cost a few tests, not a
+    /// search of every plan each time. The slot is a hash of the name's
+    /// address, which changes with the link and the load address: built from
+    /// another checkout path, `benches/serde` serialized countries in 4.50M
+    /// instructions instead of 4.36M, its types sharing slots otherwise (`Idd`
+    /// and `Currency` in one such build); with the evicted plans looked in,
+    /// 4.30M in both (`benches/serde/count.sh`).
     /// Out of line: more tests inline measured +2.3% serialize
     /// instructions on canada-map, whose structs find their plan as the
     /// last one opened (the code beside its hot loop grew).
