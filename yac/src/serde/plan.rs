@@ -126,10 +126,11 @@ pub(crate) struct Plans {
     slots: [Cell<u32>; SLOTS],
     /// The plans last put out of their slot by another name's (as in
     /// `slots`: index + 1, or 0), looked in before a search
-    /// ([`find_slow`]), and which of them is replaced next.
+    /// ([`find_slow`]).
     ///
     /// [`find_slow`]: Self::find_slow
     evicted: [Cell<u32>; EVICTED],
+    /// Which of `evicted` is replaced next: always below `EVICTED`.
     next_evicted: Cell<usize>,
     /// The plan last opened, what a struct of the same type as the one
     /// before (most, in a document of many small structs) needs of it at
@@ -269,11 +270,11 @@ impl Plans {
             return;
         };
         if home.get() != 0 && self.held(home, name).is_none() {
-            let next = self.next_evicted.get() % EVICTED;
+            let next = self.next_evicted.get();
             if let Some(e) = self.evicted.get(next) {
                 e.set(home.get());
             }
-            self.next_evicted.set(next + 1);
+            self.next_evicted.set((next + 1) % EVICTED);
         }
         home.set(i as u32 + 1);
     }
