@@ -835,6 +835,14 @@ impl Serializer<'_> {
             if total - split > LARGE_RUN {
                 ser.plans.write_in_place(plan_index);
             }
+            let short_run = split.min(total - split) <= 2 * SHORT;
+            if short_run && end + 2 * SHORT <= ser.out.capacity() {
+                // SAFETY: `split <= total = end - from`, one run is at
+                // most 2 * SHORT bytes, and the output's allocation holds
+                // `end + 2 * SHORT` bytes.
+                unsafe { rotate_one_short(ser.out.as_mut_ptr(), from, split, total) };
+                return;
+            }
             if let Some(body) = ser.out.get_mut(from..end) {
                 body.rotate_left(split);
             }
@@ -994,39 +1002,97 @@ unsafe fn rotate_short(out: *mut u8, from: usize, split: usize, total: usize) {
     // through memory: a load of bytes just stored at another offset would
     // wait for the stores): the second run, then the first, are the body.
     unsafe {
-        // A vector register's type on x86_64 (there `[u8; 16]` values go
-        // through the stack), untyped either way.
-        #[cfg(target_arch = "x86_64")]
-        type Chunk = core::mem::MaybeUninit<core::arch::x86_64::__m128i>;
-        #[cfg(not(target_arch = "x86_64"))]
-        type Chunk = core::mem::MaybeUninit<[u8; 16]>;
-        let p = |at: usize| out.add(at).cast::<Chunk>();
-        let (a, b) = (from, from + split);
-        let (c, d) = (from, from + total - split);
-        // Two 64-byte runs as eight named 16-byte values, each a vector
-        // register on x86_64 (a 64-byte value, or an array, is kept on the
-        // stack).
-        const _: () = assert!(N == 64);
-        let (a0, a1, a2, a3) = (
-            p(a).read_unaligned(),
-            p(a + 16).read_unaligned(),
-            p(a + 32).read_unaligned(),
-            p(a + 48).read_unaligned(),
-        );
-        let (b0, b1, b2, b3) = (
-            p(b).read_unaligned(),
-            p(b + 16).read_unaligned(),
-            p(b + 32).read_unaligned(),
-            p(b + 48).read_unaligned(),
-        );
-        p(c).write_unaligned(b0);
-        p(c + 16).write_unaligned(b1);
-        p(c + 32).write_unaligned(b2);
-        p(c + 48).write_unaligned(b3);
-        p(d).write_unaligned(a0);
-        p(d + 16).write_unaligned(a1);
-        p(d + 32).write_unaligned(a2);
-        p(d + 48).write_unaligned(a3);
+        let (a, b) = (load_block(out.add(from)), load_block(out.add(from + split)));
+        store_block(out.add(from), b);
+        store_block(out.add(from + total - split), a);
+    }
+}
+
+/// Rotates the `total` bytes at `out + from` left by `split` (the second
+/// run, then the first) when one of the two runs is of at most `N = 2 *
+/// SHORT` bytes: that run is held in registers while the other is moved
+/// by one `memmove` (`slice::rotate_left` would take three library copies
+/// through a stack buffer, and its own dispatch, ~100 instructions more).
+///
+/// # Safety
+/// `split <= total`, `split <= N` or `total - split <= N`, and `out` is
+/// the start of an allocation of at least `from + total + N` bytes.
+#[inline(always)]
+unsafe fn rotate_one_short(out: *mut u8, from: usize, split: usize, total: usize) {
+    const N: usize = 2 * SHORT;
+    let (first, second) = (split, total - split);
+    debug_assert!(first <= N || second <= N);
+    // SAFETY: every block read or written below starts at or after `from`
+    // and ends by `from + total + N`, inside the allocation (the caller's
+    // promise); the bytes past `from + total` (the output's end) are its
+    // spare capacity, written as untyped bytes and never counted in its
+    // length. `copy` is a memmove (its ranges may overlap).
+    unsafe {
+        let p = out.add(from);
+        if first <= N {
+            // The first run moves to the end: held, the second moved
+            // down over it, then written after it (its block's last
+            // `N - first` bytes land past the end).
+            let a = load_block(p);
+            core::ptr::copy(p.add(first), p, second);
+            store_block(p.add(second), a);
+        } else {
+            // The second run moves to the front. Its block, written at the
+            // start, covers the first `N - second` bytes of the first run
+            // moved up behind it; so the first run's own first N bytes,
+            // held from before the move, are written again after it.
+            let b = load_block(p.add(first));
+            let a = load_block(p);
+            core::ptr::copy(p, p.add(second), first);
+            store_block(p, b);
+            store_block(p.add(second), a);
+        }
+    }
+}
+
+/// `2 * SHORT` bytes as four vector values (registers on x86_64), read
+/// unaligned and untyped.
+type Block = [Chunk; 4];
+
+/// A vector register's type on x86_64 (there `[u8; 16]` values go through
+/// the stack), untyped either way.
+#[cfg(target_arch = "x86_64")]
+type Chunk = core::mem::MaybeUninit<core::arch::x86_64::__m128i>;
+#[cfg(not(target_arch = "x86_64"))]
+type Chunk = core::mem::MaybeUninit<[u8; 16]>;
+
+/// Reads the `2 * SHORT` bytes at `p`.
+///
+/// # Safety
+/// They are inside one allocation.
+#[inline(always)]
+unsafe fn load_block(p: *const u8) -> Block {
+    const _: () = assert!(2 * SHORT == 4 * 16);
+    let c = p.cast::<Chunk>();
+    // SAFETY: the caller's promise; the reads are unaligned and untyped.
+    unsafe {
+        [
+            c.read_unaligned(),
+            c.add(1).read_unaligned(),
+            c.add(2).read_unaligned(),
+            c.add(3).read_unaligned(),
+        ]
+    }
+}
+
+/// Writes `b` at `p`.
+///
+/// # Safety
+/// The `2 * SHORT` bytes at `p` are inside one allocation.
+#[inline(always)]
+unsafe fn store_block(p: *mut u8, b: Block) {
+    let c = p.cast::<Chunk>();
+    // SAFETY: the caller's promise; the writes are unaligned and untyped.
+    unsafe {
+        c.write_unaligned(b[0]);
+        c.add(1).write_unaligned(b[1]);
+        c.add(2).write_unaligned(b[2]);
+        c.add(3).write_unaligned(b[3]);
     }
 }
 
