@@ -14,6 +14,9 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 cargo clippy -p keks --no-default-features --features serde -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+# The private items' docs too: the developers' reading of the code, whose
+# links should not break either.
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features --document-private-items
 # The keks crate's guide links items of every feature: with none, with the
 # defaults (what a user's plain `cargo doc` builds), and with serde with and
 # without std, no link may break.

@@ -7,7 +7,7 @@
 //! parent), like [`Items::walk`] but without its iterator state: each node
 //! is written with one room check and exact stores. Common nodes (small
 //! integers, short strings, containers, EOC) take the inline path; the
-//! rare types go through [`enc::encode`], which validates them.
+//! rare types go through [`enc::encode`](crate::enc::encode), which validates them.
 //!
 //! There are two loops. The fast one ([`Items::emit`]) checks MAP keys as
 //! it writes them, so when a tree is broken it may meet another error
@@ -557,7 +557,7 @@ fn leaf_other<K: Sink>(item: &Item, bits: u32, mut sink: K) -> Result<K, Error> 
     Ok(sink)
 }
 
-/// The atom of a rare leaf (written by [`enc::encode`], which validates
+/// The atom of a rare leaf (written by [`enc::encode`](crate::enc::encode), which validates
 /// it).
 #[cold]
 #[inline(never)]

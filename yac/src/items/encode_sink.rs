@@ -15,7 +15,7 @@ pub(super) trait Sink {
     fn int(&mut self, t: u8, magnitude: u64) -> Result<(), Error>;
     /// A BIN or STR (`tag_base` 0x80 or 0xC0) whose payload is trusted.
     fn string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error>;
-    /// [`Sink::string`] for payloads of at most [`SHORT`](super::encode::SHORT) bytes.
+    /// [`Sink::string`] for payloads of at most `encode::SHORT` bytes.
     fn short_string(&mut self, tag_base: u8, payload: &[u8]) -> Result<(), Error>;
     /// A validated atom (the slow path for rare types).
     fn atom(&mut self, a: &Atom<'_>) -> Result<(), Error>;
