@@ -23,8 +23,8 @@
 //! another order is written in declaration order and then put in order
 //! (the serializer learns each type's permutation once); one declared in
 //! key order is written with nothing moved, the fastest way (on the
-//! licenses, countries and emoji benchmarks of `benches/serde`, 0.79x,
-//! 0.90x and 0.73x the instructions of rmp-serde, against 1.27x, 1.16x
+//! licenses, countries and emoji benchmarks of `benches/serde`, 0.80x,
+//! 0.90x and 0.73x the instructions of rmp-serde, against 1.27x, 1.15x
 //! and 1.19x in the source's field order). [`ser::field_orders`]
 //! tells, for a sample value, which of its struct types are declared out
 //! of key order and what the key order is (a unit test can keep them so).
