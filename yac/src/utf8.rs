@@ -777,7 +777,7 @@ mod tests {
         ];
         let want = |s: &[u8]| core::str::from_utf8(s).is_ok() && !s.contains(&0);
         let mut buf = [0u8; 4];
-        // Under Miri, sequences of up to two bytes (676, not 475,255).
+        // Under Miri, sequences of up to two bytes (703, not 475,255).
         for len in 0..=crate::sample::count(4, 2) {
             let mut idx = [0usize; 4];
             loop {
