@@ -270,7 +270,7 @@ mod tests {
             0x0080_0000,
             0x7F7F_FFFF,
         ];
-        for i in 0..crate::sample::count(200_000, 2000) as u32 {
+        for i in 0..crate::sample::count(200_000, 600) as u32 {
             x ^= x << 13;
             x ^= x >> 17;
             x ^= x << 5;

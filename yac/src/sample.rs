@@ -17,3 +17,11 @@ pub(crate) const fn count(full: usize, miri: usize) -> usize {
 pub(crate) const fn stride(miri: usize) -> usize {
     count(1, miri)
 }
+
+/// The values `0..n`: all of them normally; under Miri every `miri`-th
+/// (best a prime) and the last, so that both ends are taken.
+#[cfg(test)]
+pub(crate) fn spread(n: usize, miri: usize) -> impl Iterator<Item = usize> {
+    let step = stride(miri);
+    (0..n).filter(move |&i| i % step == 0 || i + 1 == n)
+}

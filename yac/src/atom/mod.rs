@@ -478,7 +478,7 @@ mod tests {
     fn fast_path_agrees_on_integers_and_strings() {
         let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut inputs: Vec<Vec<u8>> = Vec::new();
-        for _ in 0..crate::sample::count(20_000, 200) {
+        for _ in 0..crate::sample::count(20_000, 100) {
             let r = rnd();
             // An integer body of n bytes (possibly non-minimal, possibly
             // cut short), then a tail of 0..12 bytes.
