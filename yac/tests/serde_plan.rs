@@ -176,7 +176,9 @@ fn nest(i: u8, depth: u8) -> Nest {
 
 #[test]
 fn plans_take_in_fields_their_first_instances_skipped() {
-    for first in 0..8 {
+    // Learnt from each of the first few instances (two under Miri, where
+    // each instance alone is a thread: all eight took two minutes there).
+    for first in 0..if cfg!(miri) { 2 } else { 8 } {
         same_as_alone(&(first..first + 16).map(|i| nest(i, 3)).collect::<Vec<_>>());
         same_as_alone(
             &(first..first + 16)
