@@ -1,0 +1,418 @@
+//! `#[key_order]`: a struct's fields declared in KEKS key order at
+//! compile time, for the [`keks`](https://docs.rs/keks) serializer.
+//!
+//! KEKS (YAC) writes a MAP's keys in one canonical order: shorter keys
+//! first, then bytewise. serde hands a struct's fields to a serializer in
+//! the order they are declared, so `keks` writes a struct declared in
+//! another order field by field and then moves the fields into key order
+//! when the struct ends. The document is the same either way; the moving
+//! is what makes `keks::to_vec` slower than rmp-serde on structs declared
+//! out of key order (1.15-1.27x rmp-serde's instructions on the
+//! benchmark's documents, against 0.73-0.90x declared in key order).
+//!
+//! Put above the `#[derive]`, this attribute declares the item's fields in
+//! key order, by the names serde writes (`rename`, `rename_all`,
+//! `rename_all_fields` included), so that nothing is moved. The source
+//! keeps the order that reads best.
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[keks_macros::key_order]
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! #[serde(rename_all = "camelCase")]
+//! struct Reading {
+//!     sensor_name: String, // "sensorName", 10 bytes: written last
+//!     value: f64,          // "value"
+//!     unit: String,        // "unit": written first
+//! }
+//!
+//! let r = Reading { sensor_name: "t1".into(), value: 1.5, unit: "K".into() };
+//! let orders = keks::ser::field_orders(&r)?;
+//! assert!(orders.iter().all(|o| o.is_key_order()));
+//! assert_eq!(orders[0].key_order, ["unit", "value", "sensorName"]);
+//! let bytes = keks::to_vec(&r)?;
+//! assert_eq!(keks::from_slice::<Reading>(&bytes)?, r);
+//! # Ok::<(), keks::serde::Error>(())
+//! ```
+//!
+//! Enums: the fields of each struct variant are declared in key order
+//! (under the variant's `rename_all`, else the enum's `rename_all_fields`).
+//!
+//! What the new declaration order changes, besides `keks`' speed:
+//! - formats that write a struct as a sequence (bincode, postcard, a
+//!   `keks` LIST through `serialize_tuple`) write its fields in the new
+//!   order, and cannot read documents written before it;
+//! - `Debug` prints the fields in the new order.
+//!
+//! It refuses, with a compile error, what the order would change silently:
+//! a derived `PartialOrd` or `Ord` (they compare fields in declaration
+//! order; derive them below the attribute to be told), and a `repr` that
+//! fixes the layout (`C`, `packed`, an integer `repr` of an enum). It
+//! must come above the derive: below it, the derive has read the fields
+//! in their declared order already, and the attribute refuses to reorder
+//! them for nothing.
+//!
+//! ```compile_fail
+//! #[derive(serde::Serialize)]
+//! #[keks_macros::key_order] // error: must come above #[derive(Serialize)]
+//! struct Reading {
+//!     value: f64,
+//!     unit: String,
+//! }
+//! ```
+//!
+//! Fields that write no key of their own keep their declaration order,
+//! after the others: `flatten` (serde writes such a struct as a MAP of
+//! unknown length, which `keks` sorts when it ends) and `skip` or
+//! `skip_serializing`. A name read wrongly here never changes a document:
+//! the serializer still puts every MAP in key order; it only costs the
+//! move that the attribute is there to save. `keks::ser::field_orders`
+//! tells, in a test, whether a type is written with nothing moved.
+
+mod names;
+
+use proc_macro::TokenStream;
+use proc_macro2::{Span, TokenStream as TokenStream2};
+use quote::ToTokens;
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Data, DeriveInput, Fields, FieldsNamed};
+
+use names::{field_key, rename_rule, RenameRule};
+
+/// Declares a struct's fields (or each struct variant's) in KEKS key order,
+/// by the names serde writes; see the [crate] documentation.
+#[proc_macro_attribute]
+pub fn key_order(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand(args.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+fn expand(args: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
+    if !args.is_empty() {
+        return Err(syn::Error::new_spanned(
+            args,
+            "#[key_order] takes no arguments",
+        ));
+    }
+    let mut input: DeriveInput = syn::parse2(item)?;
+    require_derived_serialize(&input.attrs)?;
+    refuse_order_derives(&input.attrs)?;
+    let is_enum = matches!(input.data, Data::Enum(_));
+    refuse_fixed_layout(&input.attrs, is_enum)?;
+    let rule = |attrs: &[Attribute], name| rename_rule(attrs, name);
+    match &mut input.data {
+        Data::Struct(s) => match &mut s.fields {
+            Fields::Named(fields) => {
+                sort_fields(fields, rule(&input.attrs, "rename_all").unwrap_or(RenameRule::None))
+            }
+            _ => {
+                return Err(syn::Error::new(
+                    Span::call_site(),
+                    "#[key_order] orders named fields: a tuple or unit struct has none",
+                ))
+            }
+        },
+        Data::Enum(e) => {
+            let for_fields = rule(&input.attrs, "rename_all_fields");
+            for v in &mut e.variants {
+                let rule = rule(&v.attrs, "rename_all").or(for_fields);
+                if let Fields::Named(fields) = &mut v.fields {
+                    sort_fields(fields, rule.unwrap_or(RenameRule::None));
+                }
+            }
+        }
+        Data::Union(_) => {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                "#[key_order] orders the fields of a struct or of an enum's struct variants, not of a union",
+            ))
+        }
+    }
+    Ok(input.into_token_stream())
+}
+
+/// Declares `fields` in key order (by length, then bytewise), those that
+/// write no key of their own last, each group in its declared order.
+fn sort_fields(fields: &mut FieldsNamed, rule: RenameRule) {
+    let mut keyed: Vec<_> = core::mem::take(&mut fields.named)
+        .into_iter()
+        .map(|f| (field_key(&f, rule), f))
+        .collect();
+    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+        (Some(a), Some(b)) => (a.len(), a.as_bytes()).cmp(&(b.len(), b.as_bytes())),
+        (Some(_), None) => core::cmp::Ordering::Less,
+        (None, Some(_)) => core::cmp::Ordering::Greater,
+        (None, None) => core::cmp::Ordering::Equal,
+    });
+    fields.named = keyed
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect::<Punctuated<_, _>>();
+}
+
+/// The attribute must come before `#[derive(Serialize)]`: a derive above
+/// it has read the fields as declared (and is gone from what the attribute
+/// sees), so that reordering them would change nothing for `keks` but the
+/// order positional formats and `Debug` see. A `Serialize` in a `cfg_attr`
+/// counts.
+fn require_derived_serialize(attrs: &[Attribute]) -> syn::Result<()> {
+    fn names_serialize(tokens: TokenStream2) -> bool {
+        tokens.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => i == "Serialize",
+            proc_macro2::TokenTree::Group(g) => names_serialize(g.stream()),
+            _ => false,
+        })
+    }
+    let derives = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive") || a.path().is_ident("cfg_attr"));
+    if derives
+        .into_iter()
+        .any(|a| names_serialize(a.meta.to_token_stream()))
+    {
+        return Ok(());
+    }
+    Err(syn::Error::new(
+        Span::call_site(),
+        "#[key_order] must come above #[derive(Serialize)]: a derive above it has read \
+         the fields in their declared order already",
+    ))
+}
+
+/// A derived `PartialOrd` or `Ord` compares fields in declaration order:
+/// reordering them would change its results without a word.
+fn refuse_order_derives(attrs: &[Attribute]) -> syn::Result<()> {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let mut found = None;
+        attr.parse_nested_meta(|meta| {
+            let last = meta.path.segments.last().map(|s| s.ident.to_string());
+            if matches!(last.as_deref(), Some("PartialOrd" | "Ord")) {
+                found = Some(meta.path.clone());
+            }
+            Ok(())
+        })?;
+        if let Some(path) = found {
+            return Err(syn::Error::new_spanned(
+                path,
+                "#[key_order] would change what a derived PartialOrd/Ord compares first \
+                 (fields in declaration order): implement it by hand, or leave the fields \
+                 as declared",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A `repr` that fixes the layout (`C`, `packed`, and an enum's integer
+/// `repr`, which lays its variants out as `repr(C)` structs): reordering
+/// the fields would change it.
+fn refuse_fixed_layout(attrs: &[Attribute], is_enum: bool) -> syn::Result<()> {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        let mut fixed = None;
+        attr.parse_nested_meta(|meta| {
+            let name = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let int = [
+                "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+                "isize",
+            ];
+            if name == "C" || name == "packed" || (is_enum && int.contains(&name.as_str())) {
+                fixed = Some(meta.path.clone());
+            }
+            // `packed(N)`, `align(N)`: their argument.
+            if meta.input.peek(syn::token::Paren) {
+                let args;
+                syn::parenthesized!(args in meta.input);
+                args.parse::<TokenStream2>()?;
+            }
+            Ok(())
+        })?;
+        if let Some(path) = fixed {
+            return Err(syn::Error::new_spanned(
+                path,
+                "#[key_order] would change the layout this repr fixes (fields in declaration \
+                 order): leave the fields as declared",
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    /// The fields of `item` (with a derived `Serialize`) as the attribute
+    /// declares them.
+    fn field_names(item: TokenStream2) -> Vec<String> {
+        let item = quote!(#[derive(Serialize)] #item);
+        let out: DeriveInput = syn::parse2(expand(TokenStream2::new(), item).unwrap()).unwrap();
+        let fields = match out.data {
+            Data::Struct(s) => s.fields,
+            Data::Enum(e) => e.variants.into_iter().next().unwrap().fields,
+            Data::Union(_) => unreachable!(),
+        };
+        fields
+            .iter()
+            .map(|f| f.ident.as_ref().unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn fields_are_declared_shorter_names_first_then_bytewise() {
+        let names = field_names(quote! {
+            struct License { id: u8, identifiers: u8, links: u8, name: u8,
+                other_names: u8, superseded_by: u8, keywords: u8, text: u8 }
+        });
+        let want = [
+            "id",
+            "name",
+            "text",
+            "links",
+            "keywords",
+            "identifiers",
+            "other_names",
+            "superseded_by",
+        ];
+        assert_eq!(names, want);
+        // Bytewise: upper case before lower case.
+        assert_eq!(
+            field_names(quote!(
+                struct S {
+                    b: u8,
+                    a: u8,
+                    B: u8,
+                }
+            )),
+            ["B", "a", "b"]
+        );
+    }
+
+    #[test]
+    fn the_order_is_that_of_the_names_serde_writes() {
+        let names = field_names(quote! {
+            #[serde(rename_all = "SCREAMING-KEBAB-CASE")]
+            struct S { #[serde(rename = "zzzzzzzz")] a: u8, sheet_x: u8, ab: u8 }
+        });
+        // "AB", "SHEET-X", "zzzzzzzz".
+        assert_eq!(names, ["ab", "sheet_x", "a"]);
+    }
+
+    #[test]
+    fn fields_without_keys_of_their_own_come_last_as_declared() {
+        let names = field_names(quote! {
+            struct S { #[serde(flatten)] rest: u8, long_name: u8, #[serde(skip)] cache: u8, a: u8 }
+        });
+        assert_eq!(names, ["a", "long_name", "rest", "cache"]);
+    }
+
+    #[test]
+    fn struct_variants_take_their_rule_or_the_enums_rule_for_fields() {
+        let names = field_names(quote! {
+            #[serde(rename_all_fields = "UPPERCASE", rename_all = "camelCase")]
+            enum E { V { bb: u8, a_b: u8, c: u8 }, W(u8), X }
+        });
+        assert_eq!(names, ["c", "bb", "a_b"]);
+        let names = field_names(quote! {
+            #[serde(rename_all_fields = "UPPERCASE")]
+            enum E { #[serde(rename_all = "camelCase")] V { ab: u8, c_d: u8, e: u8 } }
+        });
+        // "e", "ab", "cD": the variant's rule.
+        assert_eq!(names, ["e", "ab", "c_d"]);
+    }
+
+    #[test]
+    fn the_rest_of_the_item_is_kept() {
+        let out = expand(
+            TokenStream2::new(),
+            quote! {
+                #[derive(Serialize)]
+                #[serde(deny_unknown_fields)]
+                /// Doc.
+                pub(crate) struct S<'a, T: Clone> where T: Copy {
+                    /// Field doc.
+                    #[serde(borrow)] pub bb: &'a str,
+                    a: T,
+                }
+            },
+        );
+        let want = quote! {
+            #[derive(Serialize)]
+            #[serde(deny_unknown_fields)]
+            /// Doc.
+            pub(crate) struct S<'a, T: Clone> where T: Copy {
+                a: T,
+                /// Field doc.
+                #[serde(borrow)] pub bb: &'a str
+            }
+        };
+        assert_eq!(out.unwrap().to_string(), want.to_string());
+    }
+
+    #[test]
+    fn what_the_order_would_change_silently_is_refused() {
+        let s = quote!(
+            struct S {
+                b: u8,
+                a: u8,
+            }
+        );
+        let ser = quote!(#[derive(Serialize)]);
+        let above = "above #[derive(Serialize)]";
+        let refused = [
+            (
+                quote!(#[derive(Serialize, PartialOrd)] #s),
+                "PartialOrd/Ord",
+            ),
+            (
+                quote!(#[derive(Serialize, core::cmp::Ord)] #s),
+                "PartialOrd/Ord",
+            ),
+            (quote!(#ser #[repr(C)] #s), "layout"),
+            (quote!(#ser #[repr(packed(2))] #s), "layout"),
+            (
+                quote!(#ser #[repr(u8)] enum E { V { b: u8, a: u8 } }),
+                "layout",
+            ),
+            (quote!(#ser struct S(u8, u8);), "named fields"),
+            (quote!(#ser union U { b: u8, a: u8 }), "union"),
+            // No derive seen: it came above the attribute, or is none.
+            (s.clone(), above),
+            (quote!(#[derive(Debug)] #s), above),
+        ];
+        for (item, why) in refused {
+            match expand(TokenStream2::new(), item.clone()) {
+                Ok(_) => panic!("{item} was not refused"),
+                Err(e) => assert!(e.to_string().contains(why), "{item}: {e}"),
+            }
+        }
+        let allowed = [
+            quote!(#[derive(PartialEq, Eq, Hash, Debug, serde::Serialize)] #s),
+            quote!(#ser #[repr(align(8))] #s),
+            quote!(#ser #[repr(transparent)] struct S { b: u8 }),
+            quote!(#ser enum E { V { b: u8, a: u8 } }),
+            quote!(#[cfg_attr(feature = "serde", derive(serde::Serialize))] #s),
+        ];
+        for item in allowed {
+            let out = expand(TokenStream2::new(), item.clone());
+            assert!(out.is_ok(), "{item}: {out:?}");
+        }
+        let args = expand(
+            quote!(x),
+            quote!(
+                #[derive(Serialize)]
+                struct S {
+                    a: u8,
+                }
+            ),
+        )
+        .unwrap_err();
+        assert!(args.to_string().contains("no arguments"));
+    }
+}
