@@ -6,7 +6,8 @@
 # A DATA_DIR made by benches/docs.sh (target/bench-data, after a run of
 # benches/count.sh) adds the string-heavy "countries (String)" and the
 # MAP-heavy "emoji". Each "(key order)" document is the one before it with
-# its structs declared in key order (the same YAC bytes, no field moved).
+# its structs under #[keks_macros::key_order], which declares their fields
+# in key order (the same YAC bytes, no field moved).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 data=${1:-$here/../../../shared/data}

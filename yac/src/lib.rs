@@ -25,9 +25,14 @@
 //! key order is written with nothing moved, the fastest way (on the
 //! licenses, countries and emoji benchmarks of `benches/serde`, 0.80x,
 //! 0.90x and 0.73x the instructions of rmp-serde, against 1.27x, 1.15x
-//! and 1.19x in the source's field order). [`ser::field_orders`]
-//! tells, for a sample value, which of its struct types are declared out
-//! of key order and what the key order is (a unit test can keep them so).
+//! and 1.19x in the source's field order). The companion crate
+//! [keks-macros](https://docs.rs/keks-macros)'s attribute
+//! `#[keks_macros::key_order]`, put above `#[derive(Serialize)]`,
+//! declares a struct's fields in key order at compile time (following
+//! serde's renames), so that the source keeps the order that reads best
+//! and nothing is moved. [`ser::field_orders`] tells, for a sample value,
+//! which of its struct types are declared out of key order and what the
+//! key order is (a unit test can keep them so).
 //!
 //! ```
 //! # #[cfg(feature = "serde")] {

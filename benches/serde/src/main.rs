@@ -141,42 +141,49 @@ struct Text<S> {
     url: S,
 }
 
-/// [`Licenses`] with its structs' fields declared in YAC key order: the
-/// same document, which YAC then writes with no field moved.
+/// [`Licenses`] declared as the source, under `#[keks_macros::key_order]`,
+/// which declares each struct's fields in YAC key order: the same document,
+/// which YAC then writes with no field moved (`in_key_order` checks it).
+/// Names of their own: the serializer tells struct types apart by name.
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct LicensesKeyOrder {
     licenses: Vec<LicenseKeyOrder>,
 }
 
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct LicenseKeyOrder {
     id: String,
-    name: String,
-    text: Vec<TextKeyOrder>,
-    links: Vec<LinkKeyOrder>,
-    keywords: Vec<String>,
     identifiers: Vec<IdentifierKeyOrder>,
+    links: Vec<LinkKeyOrder>,
+    name: String,
     other_names: Vec<OtherName<String>>,
     superseded_by: Option<String>,
+    keywords: Vec<String>,
+    text: Vec<TextKeyOrder>,
 }
 
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct IdentifierKeyOrder {
-    scheme: String,
     identifier: String,
+    scheme: String,
 }
 
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct LinkKeyOrder {
-    url: String,
     note: String,
+    url: String,
 }
 
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct TextKeyOrder {
-    url: String,
-    title: String,
     media_type: String,
+    title: String,
+    url: String,
 }
 
 // ----- countries: string-heavy, a third of the text non-ASCII -----
@@ -215,50 +222,53 @@ struct Country {
     calling_codes: Vec<String>,
 }
 
-/// [`Country`] with its fields (and its structs' fields) declared in YAC
-/// key order: the same document, which YAC then writes with no field moved.
+/// [`Country`] declared as the source, under `#[keks_macros::key_order]`
+/// (see [`LicensesKeyOrder`]).
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct CountryKeyOrder {
-    idd: Idd,
-    tld: Vec<String>,
-    area: [i64; 2],
-    cca2: String,
-    cca3: String,
-    ccn3: String,
-    cioc: String,
-    flag: String,
     name: CountryNameKeyOrder,
-    latlng: Vec<[i64; 2]>,
-    region: String,
+    tld: Vec<String>,
+    cca2: String,
+    ccn3: String,
+    cca3: String,
+    cioc: String,
+    independent: Option<bool>,
     status: String,
-    borders: Vec<String>,
-    capital: Vec<String>,
-    demonyms: BTreeMap<String, Demonym>,
     #[serde(rename = "unMember")]
     un_member: bool,
-    languages: BTreeMap<String, String>,
-    subregion: String,
     currencies: BTreeMap<String, Currency>,
-    landlocked: bool,
-    independent: Option<bool>,
+    idd: Idd,
+    capital: Vec<String>,
     #[serde(rename = "altSpellings")]
     alt_spellings: Vec<String>,
+    region: String,
+    subregion: String,
+    languages: BTreeMap<String, String>,
+    translations: BTreeMap<String, NamesKeyOrder>,
+    latlng: Vec<[i64; 2]>,
+    landlocked: bool,
+    borders: Vec<String>,
+    area: [i64; 2],
+    flag: String,
+    demonyms: BTreeMap<String, Demonym>,
     #[serde(rename = "callingCodes")]
     calling_codes: Vec<String>,
-    translations: BTreeMap<String, NamesKeyOrder>,
 }
 
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct CountryNameKeyOrder {
     common: String,
-    native: BTreeMap<String, NamesKeyOrder>,
     official: String,
+    native: BTreeMap<String, NamesKeyOrder>,
 }
 
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct NamesKeyOrder {
-    common: String,
     official: String,
+    common: String,
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
@@ -347,57 +357,58 @@ struct SkinVariation {
     obsoleted_by: Option<String>,
 }
 
-/// [`Emoji`] with its fields declared in YAC key order (shorter names
-/// first, then by bytes): the same document, which YAC then writes with
-/// no field moved (rmp-serde writes it in this order).
+/// [`Emoji`] declared as the source, under `#[keks_macros::key_order]`
+/// (see [`LicensesKeyOrder`]).
+#[keks_macros::key_order]
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct EmojiKeyOrder {
-    au: Option<String>,
     name: String,
-    text: Option<String>,
-    image: String,
-    texts: Option<Vec<String>>,
+    unified: String,
+    non_qualified: Option<String>,
     docomo: Option<String>,
+    au: Option<String>,
+    softbank: Option<String>,
     google: Option<String>,
+    image: String,
     sheet_x: u32,
     sheet_y: u32,
-    unified: String,
-    added_in: String,
-    category: String,
-    softbank: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    obsoletes: Option<String>,
     short_name: String,
-    sort_order: u32,
     short_names: Vec<String>,
+    text: Option<String>,
+    texts: Option<Vec<String>>,
+    category: String,
     subcategory: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    obsoleted_by: Option<String>,
+    sort_order: u32,
+    added_in: String,
     has_img_apple: bool,
-    non_qualified: Option<String>,
     has_img_google: bool,
     has_img_twitter: bool,
+    has_img_facebook: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     skin_variations: Option<BTreeMap<String, SkinVariationKeyOrder>>,
-    has_img_facebook: bool,
-}
-
-#[derive(Serialize, Deserialize, PartialEq, Debug)]
-struct SkinVariationKeyOrder {
-    image: String,
-    sheet_x: u32,
-    sheet_y: u32,
-    unified: String,
-    added_in: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     obsoletes: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     obsoleted_by: Option<String>,
-    has_img_apple: bool,
+}
+
+#[keks_macros::key_order]
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct SkinVariationKeyOrder {
+    unified: String,
     non_qualified: Option<String>,
+    image: String,
+    sheet_x: u32,
+    sheet_y: u32,
+    added_in: String,
+    has_img_apple: bool,
     has_img_google: bool,
     has_img_twitter: bool,
     has_img_facebook: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    obsoletes: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    obsoleted_by: Option<String>,
 }
 
 /// countries.json in one typed shape: an empty `currencies` LIST becomes
