@@ -62,6 +62,11 @@
 //! }
 //! ```
 //!
+//! serde writes the tag of an internally tagged enum (`#[serde(tag =
+//! "...")]`) before the variant's fields, whatever its key: `keks` still
+//! moves it where it sorts after one of them (a tag of one letter sorting
+//! first, such as `"a"`, is never moved).
+//!
 //! Fields that write no key of their own keep their declaration order,
 //! after the others: `flatten` (serde writes such a struct as a MAP of
 //! unknown length, which `keks` sorts when it ends) and `skip` or
