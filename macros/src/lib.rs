@@ -64,8 +64,8 @@
 //!
 //! serde writes the tag of an internally tagged enum (`#[serde(tag =
 //! "...")]`) before the variant's fields, whatever its key: `keks` still
-//! moves it where it sorts after one of them (a tag of one letter sorting
-//! first, such as `"a"`, is never moved).
+//! moves it when it sorts after one of them (a tag that sorts before
+//! every field name, such as `"t"` before longer names, is never moved).
 //!
 //! Fields that write no key of their own keep their declaration order,
 //! after the others: `flatten` (serde writes such a struct as a MAP of
