@@ -157,8 +157,8 @@ fn corpus() -> Vec<Vec<u8>> {
     let mut docs = vectors();
     // Under Miri (~1000x slower) a sample, so that every test of the crate
     // runs within CI's Miri time.
-    let random = if cfg!(miri) { 25 } else { 300 };
-    docs.extend((1..random).map(random_doc));
+    let random = crate::sample::count(300, 25);
+    docs.extend((1..random as u64).map(random_doc));
     docs
 }
 
@@ -266,7 +266,7 @@ fn a_parse_resumed_after_any_byte_matches_one_go() {
     // Quadratic in a document's length: under Miri (~1000x slower) the
     // short documents only, so that the tests after this one get their
     // share of CI's Miri time.
-    let longest = if cfg!(miri) { 160 } else { 2000 };
+    let longest = crate::sample::count(2000, 160);
     for doc in docs.iter().filter(|d| d.len() < longest) {
         let expect = round_trip(doc);
         // Under Miri every 3rd split point, the last included.
