@@ -16,9 +16,12 @@ use crate::rules::key_cmp;
 ///
 /// When the two differ, each instance is written in declaration order and
 /// then permuted into key order; declaring the fields in `key_order`
-/// gives the same bytes with nothing moved, the fastest way. Note that a
-/// new declaration order is every format's field order: positional
-/// formats (bincode, postcard) would then write the fields in it too.
+/// gives the same bytes with nothing moved, the fastest way. The
+/// [keks-macros](https://docs.rs/keks-macros) crate's
+/// `#[keks_macros::key_order]`, put above `#[derive(Serialize)]`, does
+/// that at compile time. Note that a new declaration order is every
+/// format's field order: positional formats (bincode, postcard) would then
+/// write the fields in it too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldOrder {
     /// The struct's name (a struct variant's: the variant's).
