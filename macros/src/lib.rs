@@ -40,18 +40,19 @@
 //! (under the variant's `rename_all`, else the enum's `rename_all_fields`).
 //!
 //! What the new declaration order changes, besides `keks`' speed:
-//! - formats that write a struct as a sequence (bincode, postcard, a
-//!   `keks` LIST through `serialize_tuple`) write its fields in the new
-//!   order, and cannot read documents written before it;
+//! - formats that write a struct as a sequence (bincode, postcard) write
+//!   its fields in the new order, and cannot read documents written
+//!   before it;
 //! - `Debug` prints the fields in the new order.
 //!
-//! It refuses, with a compile error, what the order would change silently:
-//! a derived `PartialOrd` or `Ord` (they compare fields in declaration
-//! order; derive them below the attribute to be told), and a `repr` that
-//! fixes the layout (`C`, `packed`, an integer `repr` of an enum). It
-//! must come above the derive: below it, the derive has read the fields
-//! in their declared order already, and the attribute refuses to reorder
-//! them for nothing.
+//! When it moves a field, it refuses with a compile error what the new
+//! order would change silently: a derived `PartialOrd` or `Ord` (they
+//! compare fields in declaration order; derive them below the attribute
+//! to be told), and a `repr` that fixes the layout (`C`, `packed`, an
+//! integer `repr` of an enum). A type already in key order is left as it
+//! is. The attribute must come above the derive: below it, the derive has
+//! read the fields in their declared order already, and the attribute
+//! refuses to reorder them for nothing.
 //!
 //! ```compile_fail
 //! #[derive(serde::Serialize)]
@@ -102,117 +103,107 @@ fn expand(args: TokenStream2, item: TokenStream2) -> syn::Result<TokenStream2> {
         ));
     }
     let mut input: DeriveInput = syn::parse2(item)?;
-    require_derived_serialize(&input.attrs)?;
-    refuse_order_derives(&input.attrs)?;
-    let is_enum = matches!(input.data, Data::Enum(_));
-    refuse_fixed_layout(&input.attrs, is_enum)?;
-    let rule = |attrs: &[Attribute], name| rename_rule(attrs, name);
-    match &mut input.data {
-        Data::Struct(s) => match &mut s.fields {
-            Fields::Named(fields) => {
-                sort_fields(fields, rule(&input.attrs, "rename_all").unwrap_or(RenameRule::None))
-            }
-            _ => {
-                return Err(syn::Error::new(
-                    Span::call_site(),
-                    "#[key_order] orders named fields: a tuple or unit struct has none",
-                ))
-            }
-        },
-        Data::Enum(e) => {
-            let for_fields = rule(&input.attrs, "rename_all_fields");
-            for v in &mut e.variants {
-                let rule = rule(&v.attrs, "rename_all").or(for_fields);
-                if let Fields::Named(fields) = &mut v.fields {
-                    sort_fields(fields, rule.unwrap_or(RenameRule::None));
-                }
-            }
-        }
-        Data::Union(_) => {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                "#[key_order] orders the fields of a struct or of an enum's struct variants, not of a union",
-            ))
-        }
+    // A derive above the attribute has read the fields as declared
+    // already, and is gone from what the attribute is given.
+    if derived(&input.attrs, &["Serialize"]).is_none() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "#[key_order] must come above #[derive(Serialize)]: a derive above it has read \
+             the fields in their declared order already",
+        ));
     }
+    let is_enum = matches!(input.data, Data::Enum(_));
+    if !reorder(&mut input)? {
+        return Ok(input.into_token_stream());
+    }
+    // What the new order would change without a word.
+    if let Some(ident) = derived(&input.attrs, &["PartialOrd", "Ord"]) {
+        return Err(syn::Error::new(
+            ident.span(),
+            "#[key_order] would change what a derived PartialOrd/Ord compares first \
+             (fields in declaration order): implement it by hand, or leave the fields \
+             as declared",
+        ));
+    }
+    refuse_fixed_layout(&input.attrs, is_enum)?;
     Ok(input.into_token_stream())
 }
 
+/// Declares the fields of `input` (a struct, or an enum's struct
+/// variants) in key order; whether any moved.
+fn reorder(input: &mut DeriveInput) -> syn::Result<bool> {
+    let rule = |attrs: &[Attribute], name| rename_rule(attrs, name);
+    match &mut input.data {
+        Data::Struct(s) => match &mut s.fields {
+            Fields::Named(fields) => Ok(sort_fields(
+                fields,
+                rule(&input.attrs, "rename_all").unwrap_or(RenameRule::None),
+            )),
+            _ => Err(syn::Error::new(
+                Span::call_site(),
+                "#[key_order] orders named fields: a tuple or unit struct has none",
+            )),
+        },
+        Data::Enum(e) => {
+            let for_fields = rule(&input.attrs, "rename_all_fields");
+            let mut moved = false;
+            for v in &mut e.variants {
+                let rule = rule(&v.attrs, "rename_all").or(for_fields);
+                if let Fields::Named(fields) = &mut v.fields {
+                    moved |= sort_fields(fields, rule.unwrap_or(RenameRule::None));
+                }
+            }
+            Ok(moved)
+        }
+        Data::Union(_) => Err(syn::Error::new(
+            Span::call_site(),
+            "#[key_order] orders the fields of a struct or of an enum's struct variants, not of a union",
+        )),
+    }
+}
+
 /// Declares `fields` in key order (by length, then bytewise), those that
-/// write no key of their own last, each group in its declared order.
-fn sort_fields(fields: &mut FieldsNamed, rule: RenameRule) {
+/// write no key of their own last, each group in its declared order;
+/// whether any moved.
+fn sort_fields(fields: &mut FieldsNamed, rule: RenameRule) -> bool {
     let mut keyed: Vec<_> = core::mem::take(&mut fields.named)
         .into_iter()
-        .map(|f| (field_key(&f, rule), f))
+        .enumerate()
+        .map(|(i, f)| (field_key(&f, rule), i, f))
         .collect();
-    keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+    keyed.sort_by(|(a, ..), (b, ..)| match (a, b) {
         (Some(a), Some(b)) => (a.len(), a.as_bytes()).cmp(&(b.len(), b.as_bytes())),
         (Some(_), None) => core::cmp::Ordering::Less,
         (None, Some(_)) => core::cmp::Ordering::Greater,
         (None, None) => core::cmp::Ordering::Equal,
     });
+    let moved = keyed.iter().enumerate().any(|(at, (_, i, _))| at != *i);
     fields.named = keyed
         .into_iter()
-        .map(|(_, f)| f)
+        .map(|(.., f)| f)
         .collect::<Punctuated<_, _>>();
+    moved
 }
 
-/// The attribute must come before `#[derive(Serialize)]`: a derive above
-/// it has read the fields as declared (and is gone from what the attribute
-/// sees), so that reordering them would change nothing for `keks` but the
-/// order positional formats and `Debug` see. A `Serialize` in a `cfg_attr`
-/// counts.
-fn require_derived_serialize(attrs: &[Attribute]) -> syn::Result<()> {
-    fn names_serialize(tokens: TokenStream2) -> bool {
-        tokens.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => i == "Serialize",
-            proc_macro2::TokenTree::Group(g) => names_serialize(g.stream()),
-            _ => false,
+/// The first of `names` that a `derive` among `attrs` names, or a
+/// `cfg_attr` that holds one.
+fn derived(attrs: &[Attribute], names: &[&str]) -> Option<proc_macro2::Ident> {
+    fn find(tokens: TokenStream2, names: &[&str]) -> Option<proc_macro2::Ident> {
+        tokens.into_iter().find_map(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) if names.iter().any(|n| i == n) => Some(i),
+            proc_macro2::TokenTree::Group(g) => find(g.stream(), names),
+            _ => None,
         })
     }
-    let derives = attrs
+    attrs
         .iter()
-        .filter(|a| a.path().is_ident("derive") || a.path().is_ident("cfg_attr"));
-    if derives
-        .into_iter()
-        .any(|a| names_serialize(a.meta.to_token_stream()))
-    {
-        return Ok(());
-    }
-    Err(syn::Error::new(
-        Span::call_site(),
-        "#[key_order] must come above #[derive(Serialize)]: a derive above it has read \
-         the fields in their declared order already",
-    ))
-}
-
-/// A derived `PartialOrd` or `Ord` compares fields in declaration order:
-/// reordering them would change its results without a word.
-fn refuse_order_derives(attrs: &[Attribute]) -> syn::Result<()> {
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let mut found = None;
-        attr.parse_nested_meta(|meta| {
-            let last = meta.path.segments.last().map(|s| s.ident.to_string());
-            if matches!(last.as_deref(), Some("PartialOrd" | "Ord")) {
-                found = Some(meta.path.clone());
-            }
-            Ok(())
-        })?;
-        if let Some(path) = found {
-            return Err(syn::Error::new_spanned(
-                path,
-                "#[key_order] would change what a derived PartialOrd/Ord compares first \
-                 (fields in declaration order): implement it by hand, or leave the fields \
-                 as declared",
-            ));
-        }
-    }
-    Ok(())
+        .filter(|a| a.path().is_ident("derive") || a.path().is_ident("cfg_attr"))
+        .find_map(|a| find(a.meta.to_token_stream(), names))
 }
 
 /// A `repr` that fixes the layout (`C`, `packed`, and an enum's integer
-/// `repr`, which lays its variants out as `repr(C)` structs): reordering
-/// the fields would change it.
+/// `repr`, which lays its variants out as `repr(C)` structs): the new
+/// order would change it.
 fn refuse_fixed_layout(attrs: &[Attribute], is_enum: bool) -> syn::Result<()> {
     for attr in attrs.iter().filter(|a| a.path().is_ident("repr")) {
         let mut fixed = None;
@@ -403,6 +394,16 @@ mod tests {
             quote!(#ser #[repr(transparent)] struct S { b: u8 }),
             quote!(#ser enum E { V { b: u8, a: u8 } }),
             quote!(#[cfg_attr(feature = "serde", derive(serde::Serialize))] #s),
+            // Already in key order: nothing moves, nothing changes.
+            quote!(
+                #[derive(Serialize, PartialOrd)]
+                struct S {
+                    a: u8,
+                    b: u8,
+                }
+            ),
+            quote!(#ser #[repr(C)] struct S { a: u8, bb: u8 }),
+            quote!(#ser #[repr(u8)] enum E { V { a: u8 }, W = 4 }),
         ];
         for item in allowed {
             let out = expand(TokenStream2::new(), item.clone());
