@@ -38,6 +38,9 @@
 //!
 //! Enums: the fields of each struct variant are declared in key order
 //! (under the variant's `rename_all`, else the enum's `rename_all_fields`).
+//! A library whose serde support is optional can keep its derive and its
+//! serde attributes inside `cfg_attr(feature = "serde", ...)`: they are
+//! read there too, whatever the predicate.
 //!
 //! What the new declaration order changes, besides `keks`' speed:
 //! - formats that write a struct as a sequence (bincode, postcard) write

@@ -22,17 +22,39 @@ impl Meta {
     }
 }
 
-/// The items of every `#[serde(...)]` among `attrs`. What is not of the
-/// three shapes above (a value that is not a string literal) is left out:
-/// serde_derive reports it, and a name read wrongly here only costs the
-/// serializer a move, never a wrong document.
+/// The items of every `#[serde(...)]` among `attrs`, those inside a
+/// `cfg_attr` included (rustc hands an attribute macro a field's
+/// `cfg_attr` as written; a library with an optional serde feature puts
+/// its serde attributes there), whatever its predicate: where it is false,
+/// serde's derive is most often off too. What is not of the three shapes
+/// above (a value that is not a string literal) is left out: serde_derive
+/// reports it, and a name read wrongly here only costs the serializer a
+/// move, never a wrong document.
 fn serde_metas(attrs: &[Attribute]) -> Vec<Meta> {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("serde"))
-        .filter_map(|a| a.meta.require_list().ok())
-        .flat_map(|list| metas(list.tokens.clone()))
-        .collect()
+    let mut found = Vec::new();
+    for attr in attrs {
+        let Ok(list) = attr.meta.require_list() else {
+            continue;
+        };
+        if attr.path().is_ident("serde") {
+            found.extend(metas(list.tokens.clone()));
+        } else if attr.path().is_ident("cfg_attr") {
+            from_cfg_attr(metas(list.tokens.clone()), &mut found);
+        }
+    }
+    found
+}
+
+/// The `serde(...)` items of a `cfg_attr`'s `items` (its predicate first),
+/// nested `cfg_attr`s included.
+fn from_cfg_attr(items: Vec<Meta>, found: &mut Vec<Meta>) {
+    for item in items.into_iter().skip(1) {
+        match item {
+            Meta::List(name, inner) if name == "serde" => found.extend(inner),
+            Meta::List(name, inner) if name == "cfg_attr" => from_cfg_attr(inner, found),
+            _ => {}
+        }
+    }
 }
 
 /// The comma-separated items of `tokens`.
@@ -246,6 +268,29 @@ mod tests {
         assert_eq!(key(twice, camel).as_deref(), Some("two"));
         let other = quote!(#[serde(skip_serializing_if = "Option::is_none", with = "m")] #[doc = "x"] a: u32);
         assert_eq!(key(other, camel).as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn serde_attributes_inside_cfg_attr_are_read() {
+        use quote::quote;
+        let renamed = quote!(#[cfg_attr(feature = "serde", serde(default, rename = "X"))] a: u32);
+        assert_eq!(key(renamed, RenameRule::None).as_deref(), Some("X"));
+        let nested = quote!(#[cfg_attr(all(), cfg_attr(unix, serde(rename = "Y")))] a: u32);
+        assert_eq!(key(nested, RenameRule::None).as_deref(), Some("Y"));
+        let skipped = quote!(#[cfg_attr(any(), serde(skip))] a: u32);
+        assert_eq!(key(skipped, RenameRule::None), None);
+        // The predicate is not an item: a `serde(...)` there is not read.
+        let predicate = quote!(#[cfg_attr(serde(rename = "P"), doc = "x")] a: u32);
+        assert_eq!(key(predicate, RenameRule::None).as_deref(), Some("a"));
+        let item: syn::DeriveInput = syn::parse2(quote! {
+            #[cfg_attr(feature = "serde", derive(Serialize), serde(rename_all = "camelCase"))]
+            struct S;
+        })
+        .unwrap();
+        assert_eq!(
+            rename_rule(&item.attrs, "rename_all"),
+            Some(RenameRule::CamelCase)
+        );
     }
 
     #[test]

@@ -115,6 +115,29 @@ twins! {
     }
 }
 
+/// A library's optional serde: the derive and the serde attributes
+/// inside `cfg_attr`s (as `#[cfg_attr(feature = "serde", ...)]`).
+#[key_order]
+#[cfg_attr(all(), derive(Serialize, Deserialize, PartialEq, Debug))]
+#[cfg_attr(all(), serde(rename_all = "SCREAMING_SNAKE_CASE"))]
+struct Optional {
+    q: u8,
+    a_b: u8,
+    abc: u8,
+    #[cfg_attr(all(), serde(rename = "zzzzzz"))]
+    x: u8,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+struct OptionalPlain {
+    q: u8,
+    a_b: u8,
+    abc: u8,
+    #[serde(rename = "zzzzzz")]
+    x: u8,
+}
+
 twins! {
     #[serde(rename_all_fields = "UPPERCASE")]
     enum Shape / ShapePlain {
@@ -210,6 +233,19 @@ fn renames_rules_and_skipped_fields_are_followed() {
             }
     );
     check(&screaming, &plain);
+    let optional = Optional {
+        q: 1,
+        a_b: 2,
+        abc: 3,
+        x: 4,
+    };
+    let plain = OptionalPlain {
+        q: 1,
+        a_b: 2,
+        abc: 3,
+        x: 4,
+    };
+    check(&optional, &plain);
 }
 
 #[test]
