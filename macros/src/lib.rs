@@ -87,7 +87,7 @@ use quote::ToTokens;
 use syn::punctuated::Punctuated;
 use syn::{Attribute, Data, DeriveInput, Fields, FieldsNamed};
 
-use names::{field_key, rename_rule, RenameRule};
+use names::{field_key, item_names, rename_rule, RenameRule};
 
 /// Declares a struct's fields (or each struct variant's) in KEKS key order,
 /// by the names serde writes; see the [crate] documentation.
@@ -208,32 +208,16 @@ fn derived(attrs: &[Attribute], names: &[&str]) -> Option<proc_macro2::Ident> {
 /// `repr`, which lays its variants out as `repr(C)` structs): the new
 /// order would change it.
 fn refuse_fixed_layout(attrs: &[Attribute], is_enum: bool) -> syn::Result<()> {
+    const INTS: [&str; 12] = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ];
     for attr in attrs.iter().filter(|a| a.path().is_ident("repr")) {
-        let mut fixed = None;
-        attr.parse_nested_meta(|meta| {
-            let name = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            let int = [
-                "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
-                "isize",
-            ];
-            if name == "C" || name == "packed" || (is_enum && int.contains(&name.as_str())) {
-                fixed = Some(meta.path.clone());
-            }
-            // `packed(N)`, `align(N)`: their argument.
-            if meta.input.peek(syn::token::Paren) {
-                let args;
-                syn::parenthesized!(args in meta.input);
-                args.parse::<TokenStream2>()?;
-            }
-            Ok(())
-        })?;
-        if let Some(path) = fixed {
+        let fixes = |name: &String| {
+            name == "C" || name == "packed" || (is_enum && INTS.contains(&name.as_str()))
+        };
+        if item_names(attr).iter().any(fixes) {
             return Err(syn::Error::new_spanned(
-                path,
+                attr,
                 "#[key_order] would change the layout this repr fixes (fields in declaration \
                  order): leave the fields as declared",
             ));

@@ -57,6 +57,18 @@ fn from_cfg_attr(items: Vec<Meta>, found: &mut Vec<Meta>) {
     }
 }
 
+/// The names of the items of a list attribute, read as `#[serde(...)]`
+/// is: `C`, `packed` and `align` for `#[repr(C, packed(2), align(8))]`.
+pub fn item_names(attr: &Attribute) -> Vec<String> {
+    let Ok(list) = attr.meta.require_list() else {
+        return Vec::new();
+    };
+    metas(list.tokens.clone())
+        .iter()
+        .map(|m| m.name().to_owned())
+        .collect()
+}
+
 /// The comma-separated items of `tokens`.
 fn metas(tokens: TokenStream) -> Vec<Meta> {
     let mut items = Vec::new();
