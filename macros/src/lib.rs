@@ -175,6 +175,11 @@ fn sort_fields(fields: &mut FieldsNamed, rule: RenameRule) -> bool {
         .map(|(i, f)| (field_key(&f, rule), i, f))
         .collect();
     keyed.sort_by(|(a, ..), (b, ..)| match (a, b) {
+        // The order of `keks::rules::key_cmp`, spelt again: this crate does
+        // not depend on `keks` (its publish dry run would then need `keks`
+        // on crates.io first, and every build using the attribute would
+        // compile `keks` a second time, for the host). tests/key_order.rs
+        // checks the two agree, through `keks::ser::field_orders`.
         (Some(a), Some(b)) => (a.len(), a.as_bytes()).cmp(&(b.len(), b.as_bytes())),
         (Some(_), None) => core::cmp::Ordering::Less,
         (None, Some(_)) => core::cmp::Ordering::Greater,
